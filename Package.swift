@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The layers, with dependencies pointing one way:
+//   TagshModel   <- TagshQuery <- TagshShell <- tagsh (executable)
+//   TagshModel   <- TagshFormats <-'            TagshTerminal (libedit) <-'
+// Only TagshTerminal imports libedit.
+let package = Package(
+    name: "tagsh",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tagsh", targets: ["tagsh"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        .target(name: "TagshModel"),
+        .target(name: "TagshQuery", dependencies: ["TagshModel"]),
+        .target(name: "TagshFormats", dependencies: ["TagshModel"]),
+        .target(name: "TagshShell", dependencies: ["TagshModel", "TagshQuery", "TagshFormats"]),
+        .target(name: "TagshTerminal", dependencies: ["CLibEdit"]),
+        .executableTarget(
+            name: "tagsh",
+            dependencies: [
+                "TagshShell", "TagshTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TagshModelTests", dependencies: ["TagshModel"]),
+        .testTarget(name: "TagshQueryTests", dependencies: ["TagshQuery", "TagshModel"]),
+        .testTarget(name: "TagshFormatsTests", dependencies: ["TagshFormats", "TagshModel"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel"],
+                    resources: [.copy("Transcripts")]),
+    ]
+)

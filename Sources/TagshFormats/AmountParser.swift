@@ -1,0 +1,80 @@
+import TagshModel
+
+/// Reads amounts as banks write them: `-1,234.56`, `(12.00)`, `$5`,
+/// `1.234,56` (with a decimal comma), `12.00-`, `EUR 5`, `5 €`.
+public enum AmountParser {
+    /// The amount and the currency symbol or code written beside it, if any.
+    public static func parse(_ b: UnsafeBufferPointer<UInt8>, decimalComma: Bool) -> (amount: Amount, symbol: String?)? {
+        var s = 0, e = b.count
+        func isSpace(_ i: Int) -> Bool { b[i] == 0x20 || b[i] == 0x09 }
+        while s < e && isSpace(s) { s += 1 }
+        while e > s && isSpace(e - 1) { e -= 1 }
+        guard s < e else { return nil }
+        var negative = false
+        if b[s] == 0x28 && b[e - 1] == 0x29 { negative = true; s += 1; e -= 1 } // (12.00)
+        let decimalMark: UInt8 = decimalComma ? 0x2C : 0x2E
+        let groupMark: UInt8 = decimalComma ? 0x2E : 0x2C
+
+        var units: Int64 = 0
+        var scale: UInt8 = 0
+        var digits = 0
+        var seenDecimal = false
+        var seenSign = false
+        var symbolStart = -1, symbolEnd = -1
+        var numberStarted = false, numberEnded = false
+        var i = s
+        while i < e {
+            let c = b[i]
+            if c >= 0x30 && c <= 0x39 {
+                if numberEnded { return nil }
+                numberStarted = true
+                digits += 1
+                if digits > 18 { return nil }
+                units = units * 10 + Int64(c - 0x30)
+                if seenDecimal { scale += 1 }
+            } else if c == decimalMark && numberStarted && !numberEnded {
+                if seenDecimal { return nil }
+                seenDecimal = true
+            } else if (c == groupMark || c == 0x27) && numberStarted && !seenDecimal && !numberEnded {
+                // Grouping: 1,234 or 1'234; must be followed by a digit.
+                guard i + 1 < e, b[i + 1] >= 0x30 && b[i + 1] <= 0x39 else { return nil }
+            } else if (c == 0x2D || c == 0x2B) && !seenSign && (!numberStarted || i == e - 1) {
+                seenSign = true
+                if c == 0x2D { negative.toggle() }
+            } else if c == 0x20 || (c == 0xC2 && i + 1 < e && b[i + 1] == 0xA0) {
+                // A space, or a no-break space, between symbol and number, or grouping digits.
+                if c == 0xC2 { i += 1 }
+                if numberStarted && i + 1 < e && b[i + 1] >= 0x30 && b[i + 1] <= 0x39 && !seenDecimal {
+                    // "1 234,56": grouping.
+                } else if numberStarted {
+                    numberEnded = true
+                }
+            } else {
+                // A currency symbol or code, before or after the number, in one run.
+                guard c >= 0x80 || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x24 else { return nil }
+                if numberStarted { numberEnded = true }
+                if symbolStart < 0 {
+                    symbolStart = i
+                    symbolEnd = i + 1
+                } else if symbolEnd == i {
+                    symbolEnd = i + 1
+                } else {
+                    return nil
+                }
+            }
+            i += 1
+        }
+        guard digits > 0 else { return nil }
+        if seenDecimal && scale == 0 { return nil }
+        var symbol: String?
+        if symbolStart >= 0 {
+            symbol = String(decoding: UnsafeBufferPointer(rebasing: b[symbolStart..<symbolEnd]), as: UTF8.self)
+        }
+        return (Amount(units: negative ? -units : units, scale: scale), symbol)
+    }
+
+    public static func parse(_ text: String, decimalComma: Bool) -> (amount: Amount, symbol: String?)? {
+        var copy = text
+        return copy.withUTF8 { parse($0, decimalComma: decimalComma) }
+    }
+}

@@ -1,0 +1,492 @@
+import TagshModel
+
+/// Options for reading a ledger file.
+public struct ReadOptions: Sendable {
+    /// Load the records that can be read and report the others, instead of refusing the file.
+    public var skipBad = false
+    /// Force the date order of a CSV file instead of detecting it.
+    public var dateFormat: DateFormat?
+
+    public init(skipBad: Bool = false, dateFormat: DateFormat? = nil) {
+        self.skipBad = skipBad
+        self.dateFormat = dateFormat
+    }
+}
+
+/// A field of a CSV record: its bytes in the file.
+struct FieldRef {
+    var start: Int
+    var end: Int
+    /// The field was in quotes (start/end exclude them).
+    var quoted: Bool
+    /// It contains doubled quotes to undo.
+    var escaped: Bool
+}
+
+/// Reads bank CSV exports (SPEC §6) in one pass over the bytes.
+public struct CSVReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let fileName: String
+    let options: ReadOptions
+
+    /// Splits records, tracking line numbers for messages.
+    struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var pos: Int
+        var line: Int
+        var delimiter: UInt8
+
+        /// Reads one record into `fields`; returns false at the end of input.
+        /// `recordEnd` excludes the line terminator.
+        mutating func next(into fields: inout [FieldRef], recordEnd: inout Int) throws(ScanError) -> Bool {
+            fields.removeAll(keepingCapacity: true)
+            let n = bytes.count
+            if pos >= n { return false }
+            while true {
+                var start = pos
+                if pos < n && bytes[pos] == 0x22 {
+                    let open = pos
+                    pos += 1
+                    start = pos
+                    var escaped = false
+                    var closed = false
+                    while pos < n {
+                        let b = bytes[pos]
+                        if b == 0x22 {
+                            if pos + 1 < n && bytes[pos + 1] == 0x22 { escaped = true; pos += 2; continue }
+                            closed = true
+                            break
+                        }
+                        if b == 0x0A { line += 1 }
+                        pos += 1
+                    }
+                    if !closed { throw ScanError(kind: .unterminatedQuote, offset: open) }
+                    fields.append(FieldRef(start: start, end: pos, quoted: true, escaped: escaped))
+                    pos += 1
+                    if pos < n, bytes[pos] != delimiter, bytes[pos] != 0x0A, bytes[pos] != 0x0D {
+                        throw ScanError(kind: .textAfterQuote, offset: pos)
+                    }
+                } else {
+                    while pos < n {
+                        let b = bytes[pos]
+                        if b == delimiter || b == 0x0A || b == 0x0D { break }
+                        pos += 1
+                    }
+                    fields.append(FieldRef(start: start, end: pos, quoted: false, escaped: false))
+                }
+                if pos >= n { recordEnd = n; return true }
+                let b = bytes[pos]
+                if b == delimiter { pos += 1; continue }
+                recordEnd = pos
+                if b == 0x0D { pos += 1; if pos < n && bytes[pos] == 0x0A { pos += 1 } } else { pos += 1 }
+                line += 1
+                return true
+            }
+        }
+    }
+
+    struct ScanError: Error {
+        enum Kind { case unterminatedQuote, textAfterQuote }
+        var kind: Kind
+        var offset: Int
+    }
+
+    /// Reads `bytes`, the whole content of `fileName`.
+    public static func read(_ bytes: [UInt8], fileName: String, options: ReadOptions = ReadOptions())
+        throws(Diagnostic) -> (ledger: Ledger, layout: CSVLayout, skipped: [Diagnostic])
+    {
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer in
+                try CSVReader(bytes: buffer, fileName: fileName, options: options).read()
+            }
+        } catch let d as Diagnostic {
+            throw d
+        } catch {
+            throw Diagnostic("\(fileName): \(error)")
+        }
+    }
+
+    func read() throws(Diagnostic) -> (ledger: Ledger, layout: CSVLayout, skipped: [Diagnostic]) {
+        let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        if bytes.count >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF)) {
+            throw Diagnostic("\(fileName): the file is UTF-16; save it as UTF-8 first", file: fileName, line: 1, column: 1)
+        }
+        let bodyStart = hasBOM ? 3 : 0
+        let lineEnding = detectLineEnding()
+
+        // Find the header: the first of the first 20 lines whose names map.
+        var fields: [FieldRef] = []
+        var header: (names: [String], columns: CSVColumns, delimiter: UInt8, line: Int, next: Int)?
+        var probe = Scanner(bytes: bytes, pos: bodyStart, line: 1, delimiter: 0x2C)
+        var firstNonEmptyLine: Int?
+        for _ in 0..<20 {
+            let lineStart = probe.pos, lineNumber = probe.line
+            guard let end = lineEndOffset(from: lineStart) else { break }
+            let delimiter = detectDelimiter(lineStart..<end)
+            var scanner = Scanner(bytes: bytes, pos: lineStart, line: lineNumber, delimiter: delimiter)
+            var recordEnd = 0
+            do {
+                guard try scanner.next(into: &fields, recordEnd: &recordEnd) else { break }
+            } catch {
+                throw diagnostic(for: error)
+            }
+            let names = fields.map { text($0) }
+            if names.count > 1 || !(names.first ?? "").isEmpty, firstNonEmptyLine == nil { firstNonEmptyLine = lineNumber }
+            if let columns = CSVColumns(header: names) {
+                header = (names, columns, delimiter, lineNumber, scanner.pos)
+                break
+            }
+            probe.pos = scanner.pos
+            probe.line = scanner.line
+        }
+        guard let header else {
+            if firstNonEmptyLine == nil {
+                throw Diagnostic("\(fileName): the file is empty: a CSV ledger needs a header row",
+                                 file: fileName, line: 1, column: 1)
+            }
+            throw Diagnostic(
+                "no header row: expected columns named date, description (or payee, merchant, name) and amount (or debit and credit)",
+                file: fileName, line: firstNonEmptyLine ?? 1, column: 1,
+                sourceLine: lineText(atLine: firstNonEmptyLine ?? 1), span: nil)
+        }
+
+        let columns = header.columns
+        var scanner = Scanner(bytes: bytes, pos: header.next, line: header.line + 1, delimiter: header.delimiter)
+        let amountColumns = [columns.amount, columns.debit, columns.credit].compactMap { $0 }
+        let decimalComma = detectDecimalComma(from: scanner, amountColumns: amountColumns)
+        var dateFormat = options.dateFormat
+
+        var ledger = Ledger()
+        var starts: [Int] = [], ends: [Int] = []
+        let estimate = bytes.count / 60
+        ledger.reserveCapacity(estimate)
+        starts.reserveCapacity(estimate)
+        ends.reserveCapacity(estimate)
+        var skipped: [Diagnostic] = []
+        var defaultAccount: UInt32?
+        var scratch: [UInt8] = []
+        var tagNames: [String] = []
+        let required = max(columns.date, columns.description)
+
+        while true {
+            let recordStart = scanner.pos
+            let recordLine = scanner.line
+            var recordEnd = 0
+            do {
+                guard try scanner.next(into: &fields, recordEnd: &recordEnd) else { break }
+            } catch {
+                let d = diagnostic(for: error)
+                if options.skipBad && error.kind == .textAfterQuote {
+                    skipped.append(d)
+                    // Skip to the end of this line and go on.
+                    scanner.pos = (lineEndOffset(from: error.offset).map { $0 } ?? bytes.count)
+                    skipToNextLine(&scanner)
+                    continue
+                }
+                throw d
+            }
+            // Blank lines are kept verbatim and are not transactions.
+            if fields.count == 1 && isBlank(fields[0]) { continue }
+
+            do throws(Diagnostic) {
+                guard fields.count > required else {
+                    throw fieldError("expected at least \(required + 1) fields, found \(fields.count)",
+                                     fields.last.map { $0.end } ?? recordStart, line: recordLine, recordStart: recordStart)
+                }
+                let dateField = fields[columns.date]
+                if dateFormat == nil {
+                    dateFormat = slice(dateField) { DateFormat.guess($0) }
+                }
+                guard let format = dateFormat, let day = slice(dateField, { format.parse(trimmed($0)) }) else {
+                    throw fieldError("cannot read date '\(text(dateField))'" + (dateFormat.map { " as \($0)" } ?? ""),
+                                     dateField.start, line: recordLine, recordStart: recordStart,
+                                     notes: ["hint: --date-format %d/%m/%Y (or %m/%d/%Y, %Y-%m-%d, %d.%m.%Y) sets the order"])
+                }
+                let merchant = intern(fields[columns.description], into: &ledger.merchants, scratch: &scratch)
+
+                var amount: Amount
+                var symbol: String?
+                if let a = columns.amount {
+                    let f = field(a)
+                    guard let f, let parsed = parseAmountField(f, decimalComma: decimalComma) else {
+                        let at = f ?? fields[fields.count - 1]
+                        throw fieldError("cannot read amount '\(f.map { text($0) } ?? "")'", f?.start ?? at.end,
+                                         line: recordLine, recordStart: recordStart)
+                    }
+                    amount = parsed.amount
+                    symbol = parsed.symbol
+                } else {
+                    var total: Amount = .zero
+                    var any = false
+                    for (index, isDebit) in [(columns.debit, true), (columns.credit, false)] {
+                        guard let index, let f = field(index), !isBlank(f) else { continue }
+                        guard let parsed = parseAmountField(f, decimalComma: decimalComma) else {
+                            throw fieldError("cannot read \(isDebit ? "debit" : "credit") '\(text(f))'", f.start,
+                                             line: recordLine, recordStart: recordStart)
+                        }
+                        let v = isDebit ? -parsed.amount.magnitude : parsed.amount
+                        total = total.adding(v) ?? total
+                        symbol = symbol ?? parsed.symbol
+                        any = true
+                    }
+                    guard any else {
+                        throw fieldError("no amount: both debit and credit are empty", recordStart,
+                                         line: recordLine, recordStart: recordStart)
+                    }
+                    amount = total
+                }
+
+                var currency: UInt32 = 0
+                if let c = columns.currency, let f = field(c), !isBlank(f) {
+                    currency = intern(f, into: &ledger.currencies, scratch: &scratch)
+                } else if let symbol {
+                    currency = ledger.currencies.intern(symbol)
+                }
+                let account: UInt32
+                if let c = columns.account, let f = field(c), !isBlank(f) {
+                    account = intern(f, into: &ledger.accounts, scratch: &scratch)
+                } else if let defaultAccount {
+                    account = defaultAccount
+                } else {
+                    account = ledger.accounts.intern(Self.accountName(forFile: fileName))
+                    defaultAccount = account
+                }
+                var intent: Intent?
+                if let c = columns.intent, let f = field(c), !isBlank(f) {
+                    let t = text(f).trimmingSpaces()
+                    if t.lowercased() != "none" {
+                        guard let i = Intent(name: t) else {
+                            throw fieldError("unknown intent '\(t)': use need, want, culture, unexpected or leave it empty",
+                                             f.start, line: recordLine, recordStart: recordStart)
+                        }
+                        intent = i
+                    }
+                }
+                var category: UInt32 = 0
+                if let c = columns.category, let f = field(c), !isBlank(f) {
+                    category = ledger.categories.intern(text(f).trimmingSpaces())
+                }
+                var tagSet: UInt32 = 0
+                if let c = columns.tags, let f = field(c), !isBlank(f) {
+                    tagNames.removeAll(keepingCapacity: true)
+                    for part in text(f).split(separator: ";") {
+                        let name = String(part).trimmingSpaces()
+                        if !name.isEmpty { tagNames.append(name) }
+                    }
+                    tagSet = ledger.internTagSet(tagNames)
+                }
+                var note: UInt32 = 0
+                if let c = columns.notes, let f = field(c), !isBlank(f) {
+                    note = intern(f, into: &ledger.notes, scratch: &scratch)
+                }
+                ledger.append(day: day, merchant: merchant, amount: amount, currency: currency, account: account,
+                              intent: intent, category: category, tagSet: tagSet, note: note)
+                starts.append(recordStart)
+                ends.append(recordEnd)
+            } catch {
+                if options.skipBad { skipped.append(error); continue }
+                throw error
+            }
+
+            func field(_ i: Int) -> FieldRef? { i < fields.count ? fields[i] : nil }
+        }
+
+        let layout = CSVLayout(
+            delimiter: header.delimiter, lineEnding: lineEnding, hasBOM: hasBOM, header: header.names,
+            columns: columns, headerLine: header.line, decimalComma: decimalComma,
+            dateFormat: dateFormat ?? .ymd, recordStarts: starts, recordEnds: ends)
+        return (ledger, layout, skipped)
+    }
+
+    /// The account of transactions in a file without an account column: the
+    /// file's name without folder and extension (`checking.csv` → `checking`).
+    static func accountName(forFile path: String) -> String {
+        var name = Substring(path)
+        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
+        return name.isEmpty ? "csv" : String(name)
+    }
+
+    // MARK: - fields
+
+    func slice<T>(_ f: FieldRef, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        body(UnsafeBufferPointer(rebasing: bytes[f.start..<f.end]))
+    }
+
+    func trimmed(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var s = 0, e = b.count
+        while s < e && (b[s] == 0x20 || b[s] == 0x09) { s += 1 }
+        while e > s && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+        return UnsafeBufferPointer(rebasing: b[s..<e])
+    }
+
+    func isBlank(_ f: FieldRef) -> Bool { slice(f) { trimmed($0).isEmpty } }
+
+    /// The field's text, quotes undone.
+    func text(_ f: FieldRef) -> String {
+        slice(f) { b in
+            guard f.escaped else { return String(decoding: b, as: UTF8.self) }
+            return String(decoding: unescape(b), as: UTF8.self)
+        }
+    }
+
+    func unescape(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            out.append(b[i])
+            i += (b[i] == 0x22 && i + 1 < b.count && b[i + 1] == 0x22) ? 2 : 1
+        }
+        return out
+    }
+
+    /// Interns a field's trimmed text without building a String unless it is new.
+    func intern(_ f: FieldRef, into table: inout StringTable, scratch: inout [UInt8]) -> UInt32 {
+        slice(f) { b in
+            if f.escaped {
+                scratch = unescape(b)
+                return scratch.withUnsafeBufferPointer { table.intern(bytes: trimmed($0)) }
+            }
+            return table.intern(bytes: trimmed(b))
+        }
+    }
+
+    func parseAmountField(_ f: FieldRef, decimalComma: Bool) -> (amount: Amount, symbol: String?)? {
+        slice(f) { b in
+            if f.escaped { return unescape(b).withUnsafeBufferPointer { AmountParser.parse($0, decimalComma: decimalComma) } }
+            return AmountParser.parse(b, decimalComma: decimalComma)
+        }
+    }
+
+    // MARK: - detection
+
+    func detectLineEnding() -> [UInt8] {
+        var i = 0
+        var inQuotes = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x22 { inQuotes.toggle() }
+            if !inQuotes {
+                if b == 0x0A { return [0x0A] }
+                if b == 0x0D { return i + 1 < bytes.count && bytes[i + 1] == 0x0A ? [0x0D, 0x0A] : [0x0D] }
+            }
+            i += 1
+        }
+        return [0x0A]
+    }
+
+    /// The end of the line starting at `start` (outside quotes), or nil at end of input.
+    func lineEndOffset(from start: Int) -> Int? {
+        if start >= bytes.count { return nil }
+        var i = start
+        var inQuotes = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x22 { inQuotes.toggle() }
+            if !inQuotes && (b == 0x0A || b == 0x0D) { return i }
+            i += 1
+        }
+        return bytes.count
+    }
+
+    func skipToNextLine(_ scanner: inout Scanner) {
+        if scanner.pos < bytes.count, bytes[scanner.pos] == 0x0D { scanner.pos += 1 }
+        if scanner.pos < bytes.count, bytes[scanner.pos] == 0x0A { scanner.pos += 1 }
+        scanner.line += 1
+    }
+
+    /// `,`, `;` or tab: whichever occurs most often outside quotes in the line.
+    func detectDelimiter(_ range: Range<Int>) -> UInt8 {
+        var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
+        var inQuotes = false
+        for i in range {
+            let b = bytes[i]
+            if b == 0x22 { inQuotes.toggle() } else if !inQuotes, counts[b] != nil { counts[b]! += 1 }
+        }
+        let best = [UInt8(0x09), 0x3B, 0x2C].max { (counts[$0] ?? 0) < (counts[$1] ?? 0) } ?? 0x2C
+        return (counts[best] ?? 0) > 0 ? best : 0x2C
+    }
+
+    /// Whether amounts use a decimal comma (`1.234,56`), judged from the
+    /// first thousand records: the last separator in an amount is the decimal
+    /// mark, unless three digits follow it (then it is a grouping).
+    func detectDecimalComma(from start: Scanner, amountColumns: [Int]) -> Bool {
+        var scanner = start
+        var fields: [FieldRef] = []
+        var commaVotes = 0, pointVotes = 0
+        var end = 0
+        for _ in 0..<1000 {
+            guard (try? scanner.next(into: &fields, recordEnd: &end)) == true else { break }
+            for c in amountColumns where c < fields.count {
+                slice(fields[c]) { b in
+                    var lastSep: UInt8 = 0
+                    var digitsAfter = 0
+                    var seps = 0
+                    var sawPoint = false, sawComma = false
+                    for x in b {
+                        if x == 0x2C || x == 0x2E {
+                            lastSep = x; digitsAfter = 0; seps += 1
+                            if x == 0x2C { sawComma = true } else { sawPoint = true }
+                        } else if x >= 0x30 && x <= 0x39 { digitsAfter += 1 }
+                    }
+                    if sawPoint && sawComma {
+                        if lastSep == 0x2C { commaVotes += 1 } else { pointVotes += 1 }
+                    } else if lastSep == 0x2C {
+                        if digitsAfter != 3 || seps > 1 && digitsAfter != 3 { commaVotes += 1 }
+                    } else if lastSep == 0x2E {
+                        if digitsAfter != 3 || seps == 1 { pointVotes += 1 } else { commaVotes += 1 }
+                    }
+                }
+            }
+        }
+        return commaVotes > pointVotes
+    }
+
+    // MARK: - errors
+
+    /// 1-based line and column of a byte offset, counting characters.
+    func position(of offset: Int, from base: (offset: Int, line: Int) = (0, 1)) -> (line: Int, column: Int, lineStart: Int) {
+        var line = base.line
+        var lineStart = base.offset
+        var i = base.offset
+        while i < offset && i < bytes.count {
+            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            i += 1
+        }
+        let prefix = UnsafeBufferPointer(rebasing: bytes[lineStart..<min(offset, bytes.count)])
+        var column = String(decoding: prefix, as: UTF8.self).count + 1
+        if line == 1 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { column -= 1 }
+        return (line, column, lineStart)
+    }
+
+    func lineText(atLine target: Int) -> String? {
+        var line = 1, i = 0
+        while i < bytes.count && line < target { if bytes[i] == 0x0A { line += 1 }; i += 1 }
+        return lineText(from: i)
+    }
+
+    func lineText(from lineStart: Int) -> String {
+        var e = lineStart
+        while e < bytes.count && bytes[e] != 0x0A && bytes[e] != 0x0D { e += 1 }
+        var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<e]), as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        return text
+    }
+
+    func fieldError(_ message: String, _ offset: Int, line: Int, recordStart: Int, notes: [String] = []) -> Diagnostic {
+        let p = position(of: offset, from: (recordStart, line))
+        let text = lineText(from: p.lineStart)
+        let col = p.column - 1
+        let fieldWidth = max(1, text.dropFirst(col).prefix { !"\t,;".contains($0) }.count)
+        return Diagnostic(message, file: fileName, line: p.line, column: p.column, sourceLine: text,
+                          span: col..<(col + min(fieldWidth, 40)), notes: notes)
+    }
+
+    func diagnostic(for error: ScanError) -> Diagnostic {
+        let p = position(of: error.offset)
+        let message = error.kind == .unterminatedQuote ? "quoted field is never closed" : "unexpected text after a closing quote"
+        return Diagnostic(message, file: fileName, line: p.line, column: p.column,
+                          sourceLine: lineText(from: p.lineStart), span: (p.column - 1)..<p.column)
+    }
+}

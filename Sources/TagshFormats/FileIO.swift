@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TagshModel
+
+/// A file-system failure, named by path and cause.
+public struct FileError: Error, Sendable, Equatable, DiagnosticConvertible {
+    public enum Kind: Sendable, Equatable {
+        case notFound, isDirectory, permissionDenied, changedOnDisk, other(String)
+    }
+    public var path: String
+    public var kind: Kind
+    /// Whether this happened while reading (exit 66) or writing (exit 74).
+    public var whileWriting: Bool
+
+    public init(path: String, kind: Kind, whileWriting: Bool) {
+        self.path = path
+        self.kind = kind
+        self.whileWriting = whileWriting
+    }
+
+    public var diagnostic: Diagnostic {
+        let what: String
+        switch kind {
+        case .notFound: what = "no such file"
+        case .isDirectory: what = "is a directory, not a file"
+        case .permissionDenied: what = "permission denied"
+        case .changedOnDisk:
+            return Diagnostic("\(path): changed on disk since it was opened; not saved",
+                              notes: ["hint: `save --force` overwrites it, or `save OTHER-FILE` keeps both"])
+        case .other(let s): what = s
+        }
+        return Diagnostic("\(path): \(whileWriting ? "cannot write: " : "")\(what)")
+    }
+
+    static func fromErrno(_ path: String, writing: Bool) -> FileError {
+        let code = errno
+        let kind: Kind
+        switch code {
+        case ENOENT: kind = .notFound
+        case EISDIR: kind = .isDirectory
+        case EACCES, EPERM: kind = .permissionDenied
+        default: kind = .other(String(cString: strerror(code)))
+        }
+        return FileError(path: path, kind: kind, whileWriting: writing)
+    }
+}
+
+/// What a file looked like on disk when it was read, to notice later changes.
+public struct FileStamp: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modified: Int64
+    public var modifiedNanos: Int64
+    public var mode: UInt32
+}
+
+/// Reading and atomically writing whole files.
+public enum FileIO {
+    /// The bytes of a regular file and its stamp.
+    public static func read(_ path: String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw .fromErrno(path, writing: false) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .fromErrno(path, writing: false) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, kind: .isDirectory, whileWriting: false) }
+        var bytes = [UInt8]()
+        let expected = Int(st.st_size)
+        bytes.reserveCapacity(expected + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .fromErrno(path, writing: false)
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return (bytes, stamp(st))
+    }
+
+    public static func stamp(of path: String) -> FileStamp? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return stamp(st)
+    }
+
+    static func stamp(_ st: stat) -> FileStamp {
+        FileStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                  modified: Int64(st.st_mtim.tv_sec), modifiedNanos: Int64(st.st_mtim.tv_nsec),
+                  mode: UInt32(st.st_mode))
+    }
+
+    /// The path a write to `path` should really replace: symbolic links are
+    /// followed so that saving writes through to the target and keeps the link.
+    public static func resolvingLinks(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same
+    /// folder, fsync, the original's mode, rename over, fsync the folder.
+    /// On any failure the original is untouched and the temporary removed.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: UInt32? = nil) throws(FileError) {
+        let target = resolvingLinks(path)
+        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        var template = ((folder.isEmpty ? "/" : folder) + "/." + name + ".tagsh-XXXXXX").utf8CString
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw .fromErrno(path, writing: true) }
+        let tmpPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var ok = false
+        defer {
+            if !ok { unlink(tmpPath) }
+        }
+        do {
+            defer { close(fd) }
+            var written = 0
+            while written < bytes.count {
+                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileError.fromErrno(path, writing: true)
+                }
+                written += n
+            }
+            let existingMode = mode ?? stamp(of: target).map { $0.mode & 0o7777 } ?? 0o644
+            if fchmod(fd, mode_t(existingMode)) != 0 { throw FileError.fromErrno(path, writing: true) }
+            if fsync(fd) != 0 { throw FileError.fromErrno(path, writing: true) }
+        }
+        if rename(tmpPath, target) != 0 { throw .fromErrno(path, writing: true) }
+        ok = true
+        let dfd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { fsync(dfd); close(dfd) }
+    }
+
+    /// Copies `path` to `path.bak` (atomically), keeping its mode.
+    public static func backUp(_ path: String) throws(FileError) {
+        let target = resolvingLinks(path)
+        let (bytes, stamp) = try read(target)
+        try writeAtomically(bytes, to: target + ".bak", mode: stamp.mode & 0o7777)
+    }
+
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}

@@ -1,0 +1,79 @@
+import TagshModel
+
+/// The file formats tagsh reads and writes.
+public enum LedgerFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    case csv, journal, beancount, json
+
+    public var description: String { rawValue }
+
+    /// The format named by a file's extension, if it names one.
+    public init?(extensionOf path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "csv", "tsv", "txt": self = .csv
+        case "journal", "hledger", "ledger", "j": self = .journal
+        case "beancount", "bean": self = .beancount
+        case "json": self = .json
+        default: return nil
+        }
+    }
+
+    /// Guesses the format from the first bytes of a file.
+    public init(sniffing bytes: [UInt8]) {
+        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        let trimmed = head.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+        if trimmed.hasPrefix("{") { self = .json; return }
+        let lines = head.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).prefix(40)
+        if lines.contains(where: { $0.hasPrefix("option \"") || $0.hasPrefix("plugin \"") || $0.contains(" open ") && $0.first?.isNumber == true }) {
+            self = .beancount
+            return
+        }
+        if lines.contains(where: { l in l.first?.isNumber == true && !l.contains(",") && !l.contains(";") && !l.contains("\t") })
+            && lines.contains(where: { $0.hasPrefix("    ") || $0.hasPrefix("\t") }) {
+            self = .journal
+            return
+        }
+        self = .csv
+    }
+}
+
+/// A ledger read from a file, with what is needed to write it back.
+public struct LoadedLedger: Sendable {
+    public var ledger: Ledger
+    public var document: LedgerDocument
+    /// Records that `--skip-bad` left out, each with its reason.
+    public var skipped: [Diagnostic]
+}
+
+/// The source of a ledger: its original bytes and format-specific layout.
+public struct LedgerDocument: Sendable {
+    public enum Layout: Sendable {
+        case csv(CSVLayout)
+    }
+    public var format: LedgerFormat
+    public var bytes: [UInt8]
+    public var layout: Layout
+
+    /// Reads a ledger from bytes in the given format.
+    public static func read(_ bytes: [UInt8], fileName: String, format: LedgerFormat, options: ReadOptions)
+        throws(Diagnostic) -> LoadedLedger
+    {
+        switch format {
+        case .csv:
+            let (ledger, layout, skipped) = try CSVReader.read(bytes, fileName: fileName, options: options)
+            return LoadedLedger(ledger: ledger, document: LedgerDocument(format: .csv, bytes: bytes, layout: .csv(layout)),
+                                skipped: skipped)
+        case .journal, .beancount, .json:
+            throw Diagnostic("\(fileName): reading \(format) files is not supported yet; tagsh reads CSV exports",
+                             notes: ["hint: --format csv reads the file as CSV"])
+        }
+    }
+
+    /// The file's bytes with the ledger's current state written in. With no
+    /// changed rows this is the original, byte for byte.
+    public func render(_ ledger: Ledger, changedRows: [Int]) -> [UInt8] {
+        precondition(changedRows.isEmpty, "writing annotation changes arrives with the annotation commands")
+        return bytes
+    }
+}

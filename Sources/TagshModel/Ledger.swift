@@ -1,0 +1,115 @@
+/// The whole ledger in memory, stored column by column.
+///
+/// A transaction is a row index (`id - 1`). Every text field is an id into an
+/// intern table, and the tags of a row are an id into the table of distinct
+/// tag sets, so a row costs about 40 bytes whatever its text, and a query can
+/// test each distinct merchant, account or tag set once instead of each row.
+public struct Ledger: Sendable {
+    public var merchants = StringTable()
+    public var accounts = StringTable()
+    public var currencies = StringTable()
+    public var notes = StringTable()
+    public var tags = StringTable(caseInsensitive: true)
+    public var tagSets = TagSetTable()
+    public var categories = CategoryTable()
+
+    public private(set) var days: [Int32] = []
+    public private(set) var merchant: [UInt32] = []
+    public private(set) var amountUnits: [Int64] = []
+    public private(set) var amountScale: [UInt8] = []
+    public private(set) var currency: [UInt32] = []
+    public private(set) var account: [UInt32] = []
+    /// `Intent.rawValue`, or 0 for none.
+    public var intent: [UInt8] = []
+    /// Category id, or 0 for none.
+    public var category: [UInt32] = []
+    /// Tag set id (0 is the empty set).
+    public var tagSet: [UInt32] = []
+    /// Note id, or 0 for none.
+    public var note: [UInt32] = []
+
+    public init() {}
+
+    public var count: Int { days.count }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        days.reserveCapacity(n); merchant.reserveCapacity(n); amountUnits.reserveCapacity(n)
+        amountScale.reserveCapacity(n); currency.reserveCapacity(n); account.reserveCapacity(n)
+        intent.reserveCapacity(n); category.reserveCapacity(n); tagSet.reserveCapacity(n); note.reserveCapacity(n)
+    }
+
+    /// Appends one transaction whose text fields are already interned.
+    public mutating func append(
+        day: Day, merchant m: UInt32, amount: Amount, currency c: UInt32, account a: UInt32,
+        intent i: Intent?, category cat: UInt32, tagSet t: UInt32, note n: UInt32
+    ) {
+        days.append(day.daysSinceEpoch)
+        merchant.append(m)
+        amountUnits.append(amount.units)
+        amountScale.append(amount.scale)
+        currency.append(c)
+        account.append(a)
+        intent.append(i?.rawValue ?? 0)
+        category.append(cat)
+        tagSet.append(t)
+        note.append(n)
+    }
+
+    public func day(_ row: Int) -> Day { Day(daysSinceEpoch: days[row]) }
+    public func amount(_ row: Int) -> Amount { Amount(units: amountUnits[row], scale: amountScale[row]) }
+    public func intentValue(_ row: Int) -> Intent? { Intent(rawValue: intent[row]) }
+
+    /// The tag names of a row, in order.
+    public func tagNames(_ row: Int) -> [String] { tagSets[tagSet[row]].map { tags[$0] } }
+
+    /// A self-contained copy of one row, with its text resolved.
+    public func transaction(_ row: Int) -> Transaction {
+        Transaction(
+            id: row + 1, day: day(row), merchant: merchants[merchant[row]], amount: amount(row),
+            currency: currencies[currency[row]], account: accounts[account[row]],
+            intent: intentValue(row),
+            category: category[row] == 0 ? nil : categories[category[row]].name,
+            tags: tagNames(row),
+            note: note[row] == 0 ? nil : notes[note[row]]
+        )
+    }
+
+    /// The tag ids in `names`, interned case-insensitively, first spelling
+    /// kept, duplicates dropped.
+    public mutating func internTagSet(_ names: [String]) -> UInt32 {
+        var ids: [UInt32] = []
+        for name in names {
+            let id = tags.intern(name)
+            if !ids.contains(id) { ids.append(id) }
+        }
+        return tagSets.intern(ids)
+    }
+}
+
+/// One transaction with its text resolved, for display and export.
+public struct Transaction: Sendable, Equatable {
+    public var id: Int
+    public var day: Day
+    public var merchant: String
+    public var amount: Amount
+    public var currency: String
+    public var account: String
+    public var intent: Intent?
+    public var category: String?
+    public var tags: [String]
+    public var note: String?
+
+    public init(id: Int, day: Day, merchant: String, amount: Amount, currency: String, account: String,
+                intent: Intent?, category: String?, tags: [String], note: String?) {
+        self.id = id
+        self.day = day
+        self.merchant = merchant
+        self.amount = amount
+        self.currency = currency
+        self.account = account
+        self.intent = intent
+        self.category = category
+        self.tags = tags
+        self.note = note
+    }
+}

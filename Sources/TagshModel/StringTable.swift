@@ -1,0 +1,136 @@
+/// An intern table: each distinct string is stored once and named by a dense id.
+///
+/// Ids start at 1; 0 always means "none". Lookups can be made straight from
+/// UTF-8 bytes, so a file reader interns a field without building a `String`
+/// for every row: only a string seen for the first time is decoded.
+///
+/// With `caseInsensitive`, strings that differ only in letter case share one id
+/// and the first spelling seen is kept for display (tags, categories).
+public struct StringTable: Sendable {
+    /// The strings by id; index 0 is the empty placeholder for "none".
+    public private(set) var strings: [String] = [""]
+    /// Open-addressing slots holding id+0 (0 = empty).
+    private var slots: [UInt32] = Array(repeating: 0, count: 64)
+    private var hashes: [UInt64] = [0]
+    /// The lookup keys (lower-cased when case-insensitive), concatenated.
+    private var keyBytes: [UInt8] = []
+    private var keyStarts: [Int] = [0, 0]
+    public let caseInsensitive: Bool
+
+    public init(caseInsensitive: Bool = false) {
+        self.caseInsensitive = caseInsensitive
+    }
+
+    /// The number of strings, not counting the "none" placeholder.
+    public var count: Int { strings.count - 1 }
+
+    /// The ids of every string, in first-seen order.
+    public var ids: Range<UInt32> { 1..<UInt32(strings.count) }
+
+    public subscript(id: UInt32) -> String { strings[Int(id)] }
+
+    /// The id of `text`, adding it when new.
+    public mutating func intern(_ text: String) -> UInt32 {
+        var copy = text
+        return copy.withUTF8 { buffer in intern(bytes: buffer, decoded: text) }
+    }
+
+    /// The id of `text` if present.
+    public func id(of text: String) -> UInt32? {
+        var copy = text
+        return copy.withUTF8 { buffer in
+            if caseInsensitive, StringTable.needsFolding(buffer) {
+                let key = Array(text.lowercased().utf8)
+                return key.withUnsafeBufferPointer { find(key: $0).id }
+            }
+            return find(key: buffer).id
+        }
+    }
+
+    /// The id of the string made of `bytes` (UTF-8), adding it when new.
+    public mutating func intern(bytes: UnsafeBufferPointer<UInt8>, decoded: String? = nil) -> UInt32 {
+        if caseInsensitive && StringTable.needsFolding(bytes) {
+            let text = decoded ?? String(decoding: bytes, as: UTF8.self)
+            let key = Array(text.lowercased().utf8)
+            return key.withUnsafeBufferPointer { insert(key: $0, display: text) }
+        }
+        return insert(key: bytes, display: decoded)
+    }
+
+    private mutating func insert(key: UnsafeBufferPointer<UInt8>, display: String?) -> UInt32 {
+        let (found, slot, hash) = find(key: key)
+        if let found { return found }
+        let id = UInt32(strings.count)
+        strings.append(display ?? String(decoding: key, as: UTF8.self))
+        hashes.append(hash)
+        keyBytes.append(contentsOf: key)
+        keyStarts.append(keyBytes.count)
+        slots[slot] = id
+        if strings.count * 2 > slots.count { grow() }
+        return id
+    }
+
+    private func find(key: UnsafeBufferPointer<UInt8>) -> (id: UInt32?, slot: Int, hash: UInt64) {
+        let hash = StringTable.hash(key)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        return keyBytes.withUnsafeBufferPointer { stored in
+            while true {
+                let id = slots[slot]
+                if id == 0 { return (nil, slot, hash) }
+                if hashes[Int(id)] == hash {
+                    let start = keyStarts[Int(id)], end = keyStarts[Int(id) + 1]
+                    if end - start == key.count
+                        && (key.count == 0 || memcmpEqual(stored.baseAddress! + start, key.baseAddress!, key.count)) {
+                        return (id, slot, hash)
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    private mutating func grow() {
+        let newCount = slots.count * 2
+        var newSlots = [UInt32](repeating: 0, count: newCount)
+        let mask = newCount - 1
+        for id in 1..<hashes.count {
+            var slot = Int(truncatingIfNeeded: hashes[id]) & mask
+            while newSlots[slot] != 0 { slot = (slot + 1) & mask }
+            newSlots[slot] = UInt32(id)
+        }
+        slots = newSlots
+    }
+
+    /// Renames the display spelling of an id (used when a case-insensitive
+    /// entry is renamed to a different spelling of the same key).
+    public mutating func setDisplay(_ text: String, for id: UInt32) {
+        strings[Int(id)] = text
+    }
+
+    /// Whether the bytes may hold an upper-case letter (ASCII A-Z, or anything non-ASCII).
+    static func needsFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }
+    }
+
+    /// FNV-1a over the bytes, then mixed; good enough for short names.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        h ^= h >> 33
+        h = h &* 0xff51afd7ed558ccd
+        h ^= h >> 33
+        return h
+    }
+}
+
+@inline(__always)
+private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    var i = 0
+    while i < n {
+        if a[i] != b[i] { return false }
+        i += 1
+    }
+    return true
+}

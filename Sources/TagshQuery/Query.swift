@@ -1,0 +1,118 @@
+import Foundation
+import TagshModel
+
+/// A parsed query: an algebraic type, evaluated against a ledger by `QueryEvaluator`.
+public indirect enum Query: Sendable, Equatable {
+    /// Matches every transaction (the empty query).
+    case all
+    case term(Term)
+    case and([Query])
+    case or([Query])
+    case not(Query)
+}
+
+/// One query term.
+public enum Term: Sendable, Equatable {
+    case merchant(TextPattern)
+    case note(TextPattern)
+    case account(TextPattern)
+    case tag(TagPattern)
+    case category(NamePattern)
+    case intent(Intent?)
+    case amount(AmountTest)
+    case date(DateRange)
+    case id(ClosedRange<Int>)
+}
+
+/// A case-insensitive text test: substring or regular expression.
+public enum TextPattern: Sendable, Equatable {
+    /// Contains this text (stored lower-cased).
+    case contains(String)
+    case regex(Regex)
+}
+
+/// Tests on a transaction's tags.
+public enum TagPattern: Sendable, Equatable {
+    /// Has this tag or one of its children (stored lower-cased).
+    case named(String)
+    case none
+    case any
+    case regex(Regex)
+}
+
+/// Tests on a category name.
+public enum NamePattern: Sendable, Equatable {
+    /// Equal, ignoring case (stored lower-cased).
+    case named(String)
+    case none
+    case regex(Regex)
+}
+
+/// An amount comparison. As in hledger, a number written without a sign is
+/// compared with the amount's absolute value; with a sign, with the signed amount.
+public struct AmountTest: Sendable, Equatable {
+    public enum Op: String, Sendable { case lt = "<", le = "<=", gt = ">", ge = ">=", eq = "=" }
+    public var lower: (op: Op, value: Amount)?
+    public var upper: (op: Op, value: Amount)?
+    public var absolute: Bool
+
+    public init(lower: (Op, Amount)?, upper: (Op, Amount)?, absolute: Bool) {
+        self.lower = lower.map { (op: $0.0, value: $0.1) }
+        self.upper = upper.map { (op: $0.0, value: $0.1) }
+        self.absolute = absolute
+    }
+
+    public static func == (a: AmountTest, b: AmountTest) -> Bool {
+        a.absolute == b.absolute && a.lower?.op == b.lower?.op && a.lower?.value == b.lower?.value
+            && a.upper?.op == b.upper?.op && a.upper?.value == b.upper?.value
+    }
+
+    public func matches(_ amount: Amount) -> Bool {
+        let v = absolute ? amount.magnitude : amount
+        if let (op, bound) = lower, !AmountTest.compare(v, op, bound) { return false }
+        if let (op, bound) = upper, !AmountTest.compare(v, op, bound) { return false }
+        return true
+    }
+
+    static func compare(_ v: Amount, _ op: Op, _ bound: Amount) -> Bool {
+        switch op {
+        case .lt: v < bound
+        case .le: v <= bound
+        case .gt: v > bound
+        case .ge: v >= bound
+        case .eq: v == bound
+        }
+    }
+}
+
+/// An inclusive range of days; a missing bound is open.
+public struct DateRange: Sendable, Equatable {
+    public var from: Day?
+    public var through: Day?
+    public init(from: Day?, through: Day?) {
+        self.from = from
+        self.through = through
+    }
+    public func contains(_ day: Day) -> Bool {
+        if let from, day < from { return false }
+        if let through, day > through { return false }
+        return true
+    }
+}
+
+/// A compiled case-insensitive regular expression, compared by its source.
+public struct Regex: @unchecked Sendable, Equatable {
+    public let source: String
+    let compiled: NSRegularExpression
+
+    public init(_ source: String) throws {
+        self.source = source
+        compiled = try NSRegularExpression(pattern: source, options: [.caseInsensitive])
+    }
+
+    public func matches(_ text: String) -> Bool {
+        compiled.firstMatch(in: text, options: [], range: NSRange(location: 0, length: text.utf16.count)) != nil
+    }
+
+    public static func == (a: Regex, b: Regex) -> Bool { a.source == b.source }
+}

@@ -1,0 +1,117 @@
+import TagshModel
+
+/// Evaluates a query against a ledger, producing the set of matching rows.
+///
+/// Text tests run once per distinct value (merchant, account, note, category,
+/// tag, tag set) and the per-row pass is a table lookup, so a regex over a
+/// million transactions from three thousand merchants runs three thousand times.
+public struct QueryEvaluator {
+    public let ledger: Ledger
+
+    public init(ledger: Ledger) { self.ledger = ledger }
+
+    public func rows(matching query: Query) -> RowSet {
+        let n = ledger.count
+        switch query {
+        case .all:
+            return RowSet(rowCount: n, filled: true)
+        case .and(let parts):
+            var result = rows(matching: parts[0])
+            for p in parts.dropFirst() {
+                if result.isEmpty { break }
+                result.formIntersection(rows(matching: p))
+            }
+            return result
+        case .or(let parts):
+            var result = rows(matching: parts[0])
+            for p in parts.dropFirst() { result.formUnion(rows(matching: p)) }
+            return result
+        case .not(let inner):
+            var result = rows(matching: inner)
+            result.invert()
+            return result
+        case .term(let term):
+            return rows(matching: term)
+        }
+    }
+
+    func rows(matching term: Term) -> RowSet {
+        let n = ledger.count
+        switch term {
+        case .merchant(let p):
+            return lookup(ledger.merchant, table(ledger.merchants, p))
+        case .account(let p):
+            return lookup(ledger.account, table(ledger.accounts, p))
+        case .note(let p):
+            var t = table(ledger.notes, p)
+            t[0] = false
+            return lookup(ledger.note, t)
+        case .category(let p):
+            var t = [Bool](repeating: false, count: Int(ledger.categories.ids.upperBound))
+            switch p {
+            case .none: t[0] = true
+            case .named(let name):
+                if let id = ledger.categories.id(of: name) { t[Int(id)] = true }
+            case .regex(let r):
+                for id in ledger.categories.ids { t[Int(id)] = r.matches(ledger.categories[id].name) }
+            }
+            return lookup(ledger.category, t)
+        case .tag(let p):
+            var tagMatch = [Bool](repeating: false, count: ledger.tags.count + 1)
+            switch p {
+            case .none, .any: break
+            case .named(let name):
+                for id in ledger.tags.ids { tagMatch[Int(id)] = TagName.matches(ledger.tags[id].lowercased(), query: name) }
+            case .regex(let r):
+                for id in ledger.tags.ids { tagMatch[Int(id)] = r.matches(ledger.tags[id]) }
+            }
+            var setMatch = [Bool](repeating: false, count: ledger.tagSets.count)
+            for s in 0..<ledger.tagSets.count {
+                let set = ledger.tagSets[UInt32(s)]
+                switch p {
+                case .none: setMatch[s] = set.isEmpty
+                case .any: setMatch[s] = !set.isEmpty
+                default: setMatch[s] = set.contains { tagMatch[Int($0)] }
+                }
+            }
+            return lookup(ledger.tagSet, setMatch)
+        case .intent(let intent):
+            let want = intent?.rawValue ?? 0
+            return ledger.intent.withUnsafeBufferPointer { col in RowSet(rowCount: n) { col[$0] == want } }
+        case .amount(let test):
+            return ledger.amountUnits.withUnsafeBufferPointer { units in
+                ledger.amountScale.withUnsafeBufferPointer { scales in
+                    RowSet(rowCount: n) { test.matches(Amount(units: units[$0], scale: scales[$0])) }
+                }
+            }
+        case .date(let range):
+            let lo = range.from?.daysSinceEpoch ?? .min, hi = range.through?.daysSinceEpoch ?? .max
+            return ledger.days.withUnsafeBufferPointer { days in RowSet(rowCount: n) { days[$0] >= lo && days[$0] <= hi } }
+        case .id(let range):
+            let lo = range.lowerBound - 1, hi = range.upperBound - 1
+            return RowSet(rowCount: n) { $0 >= lo && $0 <= hi }
+        }
+    }
+
+    /// Which entries of an intern table match a text pattern, by id.
+    func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
+        var t = [Bool](repeating: false, count: strings.count + 1)
+        switch pattern {
+        case .contains(let needle):
+            for id in strings.ids { t[Int(id)] = strings[id].lowercased().contains(needle) }
+            if needle.isEmpty { t[0] = true }
+        case .regex(let r):
+            for id in strings.ids { t[Int(id)] = r.matches(strings[id]) }
+        }
+        return t
+    }
+
+    /// Rows whose value in `column` is marked true in `table`.
+    func lookup(_ column: [UInt32], _ table: [Bool]) -> RowSet {
+        column.withUnsafeBufferPointer { col in
+            table.withUnsafeBufferPointer { t in
+                RowSet(rowCount: col.count) { t[Int(col[$0])] }
+            }
+        }
+    }
+}

@@ -1,0 +1,330 @@
+import TagshModel
+
+/// Why a query could not be parsed, with the character span of the offending
+/// text in the command line.
+public struct QueryError: Error, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case unknownKey(String)
+        case emptyValue(key: String)
+        case badRegex(String)
+        case badAmount(String)
+        case badDate(String)
+        case badID(String)
+        case badIntent(String)
+        case unmatchedOpen
+        case unmatchedClose
+        case missingOperand(after: String)
+    }
+    public var kind: Kind
+    public var span: Range<Int>
+
+    public var message: String {
+        switch kind {
+        case .unknownKey(let k):
+            "unknown query key '\(k):' (keys: \(QueryParser.keys.map { $0 + ":" }.joined(separator: " ")))"
+        case .emptyValue(let k): "'\(k):' needs a value"
+        case .badRegex(let r): "bad regular expression /\(r)/"
+        case .badAmount(let a): "bad amount '\(a)': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B"
+        case .badDate(let d):
+            "bad date '\(d)': use YYYY, YYYY-MM, YYYY-MM-DD, or a range A..B, ..B, A.."
+        case .badID(let i): "bad id '\(i)': use id:N or id:A..B"
+        case .badIntent(let i): "unknown intent '\(i)': use need, want, culture, unexpected or none"
+        case .unmatchedOpen: "'(' is never closed"
+        case .unmatchedClose: "')' without a matching '('"
+        case .missingOperand(let op): "'\(op)' needs a term after it"
+        }
+    }
+}
+
+/// Parses the query language of SPEC §3 from the words of a command line.
+///
+/// A pure function of its input: `or`, `not`, parentheses and `-TERM`; terms
+/// ANDed by juxtaposition; `not` binds tighter than AND, which binds tighter
+/// than `or`.
+public enum QueryParser {
+    /// The term keys, in the order completion offers them.
+    public static let keys = ["desc", "merchant", "tag", "cat", "intent", "amt", "date", "note", "acct", "id"]
+
+    public static func parse(_ words: [Word]) throws(QueryError) -> Query {
+        var tokens: [Token] = []
+        for w in words { tokens.append(contentsOf: split(w)) }
+        if tokens.isEmpty { return .all }
+        var p = Parser(tokens: tokens)
+        let q = try p.parseOr()
+        if p.pos < tokens.count {
+            // Only a stray ')' can stop the top-level parse early.
+            throw QueryError(kind: .unmatchedClose, span: tokens[p.pos].span)
+        }
+        return q
+    }
+
+    /// Parses one term (`tag:coffee`, `-amt:>5`, `starbucks`).
+    public static func parseTerm(_ text: String, span: Range<Int>) throws(QueryError) -> Query {
+        if text.count > 1, text.hasPrefix("-") {
+            let rest = String(text.dropFirst())
+            return .not(try parseTerm(rest, span: (span.lowerBound + 1)..<span.upperBound))
+        }
+        guard let colon = text.firstIndex(of: ":") else {
+            return .term(.merchant(.contains(text.lowercased())))
+        }
+        let key = text[..<colon].lowercased()
+        let value = String(text[text.index(after: colon)...])
+        guard keys.contains(key) else { throw QueryError(kind: .unknownKey(key), span: span) }
+        if value.isEmpty { throw QueryError(kind: .emptyValue(key: key), span: span) }
+        switch key {
+        case "desc", "merchant": return .term(.merchant(try textPattern(value, span)))
+        case "note": return .term(.note(try textPattern(value, span)))
+        case "acct": return .term(.account(try textPattern(value, span)))
+        case "tag":
+            switch value.lowercased() {
+            case "none": return .term(.tag(.none))
+            case "any": return .term(.tag(.any))
+            default:
+                if let r = try regex(value, span) { return .term(.tag(.regex(r))) }
+                return .term(.tag(.named(value.lowercased())))
+            }
+        case "cat":
+            if value.lowercased() == "none" { return .term(.category(.none)) }
+            if let r = try regex(value, span) { return .term(.category(.regex(r))) }
+            return .term(.category(.named(value.lowercased())))
+        case "intent":
+            if value.lowercased() == "none" { return .term(.intent(nil)) }
+            guard let intent = Intent(name: value) else { throw QueryError(kind: .badIntent(value), span: span) }
+            return .term(.intent(intent))
+        case "amt":
+            guard let test = amountTest(value) else { throw QueryError(kind: .badAmount(value), span: span) }
+            return .term(.amount(test))
+        case "date":
+            guard let range = dateRange(value) else { throw QueryError(kind: .badDate(value), span: span) }
+            return .term(.date(range))
+        default: // "id"
+            guard let range = idRange(value) else { throw QueryError(kind: .badID(value), span: span) }
+            return .term(.id(range))
+        }
+    }
+
+    static func textPattern(_ value: String, _ span: Range<Int>) throws(QueryError) -> TextPattern {
+        if let r = try regex(value, span) { return .regex(r) }
+        return .contains(value.lowercased())
+    }
+
+    static func regex(_ value: String, _ span: Range<Int>) throws(QueryError) -> Regex? {
+        guard value.count >= 2, value.hasPrefix("/"), value.hasSuffix("/") else { return nil }
+        let source = String(value.dropFirst().dropLast())
+        do { return try Regex(source) } catch { throw QueryError(kind: .badRegex(source), span: span) }
+    }
+
+    // MARK: amounts
+
+    static func amountTest(_ text: String) -> AmountTest? {
+        if let dots = text.firstRange(of: "..") {
+            let a = String(text[..<dots.lowerBound]), b = String(text[dots.upperBound...])
+            guard let lo = number(a), let hi = number(b) else { return nil }
+            let signed = a.hasPrefix("-") || a.hasPrefix("+") || b.hasPrefix("-") || b.hasPrefix("+")
+            return AmountTest(lower: (.ge, lo), upper: (.le, hi), absolute: !signed)
+        }
+        for op in [AmountTest.Op.le, .ge, .lt, .gt, .eq] where text.hasPrefix(op.rawValue) {
+            let rest = String(text.dropFirst(op.rawValue.count))
+            guard let v = number(rest) else { return nil }
+            let signed = rest.hasPrefix("-") || rest.hasPrefix("+")
+            switch op {
+            case .lt, .le: return AmountTest(lower: nil, upper: (op, v), absolute: !signed)
+            default: return AmountTest(lower: (op, v), upper: nil, absolute: !signed)
+            }
+        }
+        guard let v = number(text) else { return nil }
+        let signed = text.hasPrefix("-") || text.hasPrefix("+")
+        return AmountTest(lower: (.eq, v), upper: nil, absolute: !signed)
+    }
+
+    /// `-5.75`, `+10`, `1000`: digits with an optional sign and `.` decimals.
+    public static func number(_ text: String) -> Amount? {
+        var s = Substring(text)
+        var negative = false
+        if s.first == "-" || s.first == "+" { negative = s.first == "-"; s = s.dropFirst() }
+        guard !s.isEmpty else { return nil }
+        var units: Int64 = 0
+        var scale: UInt8 = 0
+        var seenPoint = false
+        var digits = 0
+        for c in s {
+            if c == "." {
+                if seenPoint { return nil }
+                seenPoint = true
+                continue
+            }
+            guard let d = c.wholeNumberValue, c.isASCII else { return nil }
+            digits += 1
+            if digits > 18 { return nil }
+            units = units * 10 + Int64(d)
+            if seenPoint { scale += 1 }
+        }
+        if digits == 0 { return nil }
+        return Amount(units: negative ? -units : units, scale: scale)
+    }
+
+    // MARK: dates
+
+    static func dateRange(_ text: String) -> DateRange? {
+        if let dots = text.firstRange(of: "..") {
+            let a = text[..<dots.lowerBound], b = text[dots.upperBound...]
+            if a.isEmpty && b.isEmpty { return nil }
+            var from: Day?, through: Day?
+            if !a.isEmpty { guard let p = period(a) else { return nil }; from = p.from }
+            if !b.isEmpty { guard let p = period(b) else { return nil }; through = p.through }
+            return DateRange(from: from, through: through)
+        }
+        guard let p = period(Substring(text)) else { return nil }
+        return DateRange(from: p.from, through: p.through)
+    }
+
+    /// A year, month or day as the first and last day it covers.
+    static func period(_ text: Substring) -> (from: Day, through: Day)? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts[0].count == 4,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let y = Int(parts[0]) else { return nil }
+        if parts.count == 1 {
+            guard let a = Day(year: y, month: 1, day: 1), let b = Day(year: y, month: 12, day: 31) else { return nil }
+            return (a, b)
+        }
+        guard parts[1].count <= 2, let m = Int(parts[1]), (1...12).contains(m) else { return nil }
+        if parts.count == 2 {
+            guard let a = Day(year: y, month: m, day: 1),
+                  let b = Day(year: y, month: m, day: Day.daysIn(month: m, year: y)) else { return nil }
+            return (a, b)
+        }
+        guard parts[2].count <= 2, let d = Int(parts[2]), let day = Day(year: y, month: m, day: d) else { return nil }
+        return (day, day)
+    }
+
+    static func idRange(_ text: String) -> ClosedRange<Int>? {
+        if let dots = text.firstRange(of: "..") {
+            guard let a = Int(text[..<dots.lowerBound]), let b = Int(text[dots.upperBound...]), a >= 1, a <= b else {
+                return nil
+            }
+            return a...b
+        }
+        guard let n = Int(text), n >= 1 else { return nil }
+        return n...n
+    }
+
+    // MARK: tokens
+
+    enum TokenKind: Equatable { case open, close, or, not, term(String) }
+    struct Token { var kind: TokenKind; var span: Range<Int> }
+
+    /// Splits a word into tokens: unquoted leading `(` or `-(`, and trailing `)`,
+    /// become their own tokens; `or` and `not` are operators unless quoted.
+    static func split(_ word: Word) -> [Token] {
+        if word.isQuoted && !(word.raw.hasPrefix("(") || word.raw.hasSuffix(")")) {
+            return [Token(kind: .term(word.text), span: word.span)]
+        }
+        var tokens: [Token] = []
+        var text = Substring(word.text)
+        var raw = Substring(word.raw)
+        var start = word.span.lowerBound
+        var end = word.span.upperBound
+        while true {
+            if raw.hasPrefix("-(") {
+                tokens.append(Token(kind: .not, span: start..<(start + 1)))
+                tokens.append(Token(kind: .open, span: (start + 1)..<(start + 2)))
+                raw = raw.dropFirst(2); text = text.dropFirst(2); start += 2
+            } else if raw.hasPrefix("(") {
+                tokens.append(Token(kind: .open, span: start..<(start + 1)))
+                raw = raw.dropFirst(); text = text.dropFirst(); start += 1
+            } else { break }
+        }
+        var closes: [Token] = []
+        while raw.hasSuffix(")") && !raw.hasSuffix("\\)") && !raw.isEmpty {
+            closes.append(Token(kind: .close, span: (end - 1)..<end))
+            raw = raw.dropLast(); text = text.dropLast(); end -= 1
+        }
+        if !text.isEmpty {
+            let lowered = text.lowercased()
+            if raw == text && lowered == "or" {
+                tokens.append(Token(kind: .or, span: start..<end))
+            } else if raw == text && lowered == "not" {
+                tokens.append(Token(kind: .not, span: start..<end))
+            } else if raw == text && lowered == "and" {
+                // `and` is what juxtaposition means already.
+            } else {
+                tokens.append(Token(kind: .term(String(text)), span: start..<end))
+            }
+        }
+        tokens.append(contentsOf: closes.reversed())
+        return tokens
+    }
+
+    struct Parser {
+        let tokens: [Token]
+        var pos = 0
+
+        mutating func parseOr() throws(QueryError) -> Query {
+            var parts = [try parseAnd()]
+            while pos < tokens.count, tokens[pos].kind == .or {
+                let op = tokens[pos]
+                pos += 1
+                guard pos < tokens.count, tokens[pos].kind != .close, tokens[pos].kind != .or else {
+                    throw QueryError(kind: .missingOperand(after: "or"), span: op.span)
+                }
+                parts.append(try parseAnd())
+            }
+            return parts.count == 1 ? parts[0] : .or(parts)
+        }
+
+        mutating func parseAnd() throws(QueryError) -> Query {
+            var parts: [Query] = []
+            while pos < tokens.count, tokens[pos].kind != .or, tokens[pos].kind != .close {
+                parts.append(try parseUnary())
+            }
+            if parts.isEmpty {
+                let span = pos < tokens.count ? tokens[pos].span : (tokens.last?.span ?? 0..<0)
+                throw QueryError(kind: .missingOperand(after: pos > 0 ? describe(tokens[pos - 1]) : "or"), span: span)
+            }
+            return parts.count == 1 ? parts[0] : .and(parts)
+        }
+
+        func describe(_ t: Token) -> String {
+            switch t.kind {
+            case .open: "("
+            case .close: ")"
+            case .or: "or"
+            case .not: "not"
+            case .term(let s): s
+            }
+        }
+
+        mutating func parseUnary() throws(QueryError) -> Query {
+            let t = tokens[pos]
+            switch t.kind {
+            case .not:
+                pos += 1
+                guard pos < tokens.count, tokens[pos].kind != .close, tokens[pos].kind != .or else {
+                    throw QueryError(kind: .missingOperand(after: "not"), span: t.span)
+                }
+                return .not(try parseUnary())
+            case .open:
+                pos += 1
+                if pos < tokens.count, tokens[pos].kind == .close {
+                    throw QueryError(kind: .missingOperand(after: "("), span: t.lowerBoundSpan(to: tokens[pos]))
+                }
+                let inner = try parseOr()
+                guard pos < tokens.count, tokens[pos].kind == .close else {
+                    throw QueryError(kind: .unmatchedOpen, span: t.span)
+                }
+                pos += 1
+                return inner
+            case .term(let text):
+                pos += 1
+                return try QueryParser.parseTerm(text, span: t.span)
+            case .close, .or:
+                throw QueryError(kind: .unmatchedClose, span: t.span)
+            }
+        }
+    }
+}
+
+extension QueryParser.Token {
+    func lowerBoundSpan(to other: QueryParser.Token) -> Range<Int> { span.lowerBound..<other.span.upperBound }
+}

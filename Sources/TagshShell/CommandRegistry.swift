@@ -1,0 +1,48 @@
+/// Namespace for the command declarations, one per file in `Commands/`.
+public enum Commands {}
+
+/// Every command, in the order `help` lists them within a group.
+public struct CommandRegistry: Sendable {
+    public let commands: [Command]
+
+    public static let standard = CommandRegistry(commands: [
+        Commands.open, Commands.save, Commands.export, Commands.info,
+        Commands.ls, Commands.select, Commands.count, Commands.show, Commands.tags, Commands.merchants,
+        Commands.categories, Commands.intents, Commands.summary,
+        Commands.source, Commands.set, Commands.echo, Commands.help, Commands.quit,
+    ])
+
+    /// The command called `name` or one of its aliases (case-insensitive).
+    public func command(named name: String) -> Command? {
+        let n = name.lowercased()
+        return commands.first { $0.name == n || $0.aliases.contains(n) }
+    }
+
+    /// Every name and alias, sorted.
+    public var allNames: [String] { commands.flatMap { [$0.name] + $0.aliases }.sorted() }
+
+    /// The nearest command name to a mistyped one, if one is near enough.
+    public func suggestion(for typed: String) -> String? {
+        let t = typed.lowercased()
+        let scored = allNames.map { ($0, editDistance(t, $0)) }.filter { $0.1 <= max(1, t.count / 3) }
+        if let best = scored.min(by: { $0.1 < $1.1 }) { return best.0 }
+        return allNames.first { $0.hasPrefix(t) && t.count >= 2 }
+    }
+}
+
+/// Levenshtein distance over characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var prev = Array(0...b.count)
+    var cur = prev
+    for i in 1...a.count {
+        cur[0] = i
+        for j in 1...b.count {
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&prev, &cur)
+    }
+    return prev[b.count]
+}

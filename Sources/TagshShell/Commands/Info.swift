@@ -1,0 +1,52 @@
+import TagshFormats
+import TagshModel
+
+extension Commands {
+    static let info = Command(
+        name: "info", group: .files, usage: "[--json]",
+        summary: "describe the open ledger: file, format, size, dates, currencies",
+        options: [.init("json", "machine-readable output")],
+        examples: ["info"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        try inv.expectAtMost(0)
+        let ledger = try inv.requireLedger()
+        let session = inv.session
+        var fields: [(String, String)] = []
+        if let file = session.file {
+            fields.append(("file", file.path ?? "\(file.displayName) (built-in demo)"))
+            var format = file.document.format.rawValue
+            if case .csv(let layout) = file.document.layout {
+                let delimiter = layout.delimiter == 0x09 ? "tab" : "'\(Character(UnicodeScalar(layout.delimiter)))'"
+                format += ", delimiter \(delimiter), \(layout.lineEnding == [0x0D, 0x0A] ? "CRLF" : "LF")"
+                format += layout.hasBOM ? ", BOM" : ""
+                format += layout.decimalComma ? ", decimal comma" : ""
+                format += ", dates \(layout.dateFormat)"
+            }
+            fields.append(("format", format))
+            fields.append(("size", "\(file.document.bytes.count) bytes"))
+        }
+        fields.append(("transactions", String(ledger.count)))
+        if ledger.count > 0 {
+            let days = ledger.days
+            let lo = days.min().map { Day(daysSinceEpoch: $0) }, hi = days.max().map { Day(daysSinceEpoch: $0) }
+            fields.append(("dates", "\(lo.map(\.description) ?? "") .. \(hi.map(\.description) ?? "")"))
+        }
+        fields.append(("merchants", String(ledger.merchants.count)))
+        fields.append(("accounts", ledger.accounts.ids.map { TextSafety.sanitize(ledger.accounts[$0]) }.joined(separator: ", ")))
+        fields.append(("currencies", ledger.currencies.ids.map { TextSafety.sanitize(ledger.currencies[$0]) }.joined(separator: ", ")))
+        let custom = ledger.categories.ids.filter { !ledger.categories[$0].isDefault }.count
+        fields.append(("categories", "\(ledger.categories.ids.count - custom) default, \(custom) custom"))
+        fields.append(("tags", String(ledger.tags.count)))
+        let annotated = (0..<ledger.count).filter {
+            ledger.intent[$0] != 0 || ledger.category[$0] != 0 || ledger.tagSet[$0] != 0 || ledger.note[$0] != 0
+        }.count
+        fields.append(("annotated", "\(annotated) of \(ledger.count)"))
+        fields.append(("unsaved", session.hasUnsavedChanges ? "yes" : "no"))
+        if inv.flag("json") || session.jsonOutput {
+            inv.out.line("{" + fields.map { Export.jsonString($0.0) + ": " + Export.jsonString($0.1) }.joined(separator: ", ") + "}")
+            return
+        }
+        let width = fields.map { $0.0.count }.max() ?? 0
+        for (k, v) in fields { inv.out.line(inv.out.style.bold(TextSafety.pad(k, width)) + "  " + v) }
+    }
+}

@@ -1,0 +1,109 @@
+import TagshFormats
+import TagshModel
+import TagshQuery
+
+extension Commands {
+    static let ls = Command(
+        name: "ls", aliases: ["list"], group: .exploring,
+        usage: "[QUERY] [--limit N] [--sort date|amount|merchant] [--json]",
+        summary: "list matching transactions in a table; sets the selection @",
+        details: """
+            Lists the transactions the query matches (all when there is no query) in a table fitted to the \
+            terminal width: id, date, merchant, amount, intent mark, category and tags. Long merchants are cut \
+            with an ellipsis. What is listed becomes the selection @ that annotation commands take as a target. \
+            See `help query` for the query language.
+            """,
+        options: [
+            .init("limit", value: "N", "list at most N transactions"),
+            .init("sort", value: "KEY", "order by date (the default), amount or merchant"),
+            .init("json", "one JSON object per transaction"),
+        ],
+        examples: ["ls", "ls starbucks --limit 10", "ls tag:trip date:2025 --sort amount", "ls 'desc:/^uber/' or cat:Transport"],
+        arguments: .query
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        let query = try inv.query()
+        let limit = try inv.intValue("limit", in: 0...Int.max)
+        var rows = QueryEvaluator(ledger: ledger).rows(matching: query).rows
+        let total = rows.count
+        if let w = inv.values["sort"] {
+            switch w.text.lowercased() {
+            case "date": rows.sort { (ledger.days[$0], $0) < (ledger.days[$1], $1) }
+            case "amount": rows.sort { ledger.amount($0) != ledger.amount($1) ? ledger.amount($0) < ledger.amount($1) : $0 < $1 }
+            case "merchant":
+                let names = ledger.merchants.strings.map { $0.lowercased() }
+                rows.sort { (names[Int(ledger.merchant[$0])], $0) < (names[Int(ledger.merchant[$1])], $1) }
+            default: throw .usage("unknown sort key '\(w.text)': use date, amount or merchant", span: w.span)
+            }
+        }
+        if let limit, rows.count > limit { rows = Array(rows.prefix(limit)) }
+        inv.session.selection = rows
+        if inv.flag("json") || inv.session.jsonOutput {
+            for row in rows {
+                if inv.session.interrupted() { break }
+                inv.out.line(Export.json(ledger.transaction(row)))
+            }
+            return
+        }
+        inv.out.text(transactionTable(ledger, rows: rows, session: inv.session))
+        let shown = rows.count == total ? "\(total) transaction\(total == 1 ? "" : "s")" : "\(rows.count) of \(total) transactions"
+        inv.out.line(inv.out.style.dim("(\(shown))"))
+    }
+
+    static let select = Command(
+        name: "select", group: .exploring, usage: "QUERY",
+        summary: "set the selection @ to the matching transactions without listing them",
+        details: "Prints how many transactions are now selected.",
+        examples: ["select starbucks", "select tag:none amt:>100"],
+        arguments: .query
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        guard !inv.words.isEmpty else { throw .usage("usage: select QUERY", span: nil) }
+        let rows = QueryEvaluator(ledger: ledger).rows(matching: try inv.query()).rows
+        inv.session.selection = rows
+        inv.out.line("\(rows.count) selected")
+    }
+
+    static let count = Command(
+        name: "count", group: .exploring, usage: "[QUERY]",
+        summary: "print how many transactions match, as a bare number",
+        examples: ["count", "count tag:coffee", "count 'desc:/star(bucks)?/' amt:<-5"],
+        arguments: .query
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        inv.out.line(String(QueryEvaluator(ledger: ledger).rows(matching: try inv.query()).count))
+    }
+}
+
+/// The transaction table of `ls`.
+func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) -> String {
+    let r = Render(ledger: ledger, style: session.style)
+    var table = Table([
+        .init(header: "ID", alignRight: true),
+        .init(header: "DATE"),
+        .init(header: "MERCHANT", shrinkable: true, minWidth: 12),
+        .init(header: "AMOUNT", alignRight: true),
+        .init(header: "I"),
+        .init(header: "CATEGORY", shrinkable: true, minWidth: 8),
+        .init(header: "TAGS", shrinkable: true, minWidth: 8),
+    ])
+    let style = session.style
+    for row in rows {
+        if session.interrupted() { break }
+        let intent = ledger.intentValue(row)
+        let catID = ledger.category[row]
+        let amount = ledger.amount(row)
+        table.add([
+            .init(String(row + 1)),
+            .init(ledger.day(row).description),
+            .init(r.merchant(row)),
+            .init(r.amount(row), paint: amount.isNegative ? nil : { style.green($0) }),
+            .init(intent.map { String($0.mark) } ?? "", paint: intent.map { i in { style.paint($0, i.color) } }),
+            .init(r.category(catID).plain, paint: catID == 0 ? nil : { style.paint($0, ledger.categories[catID].color) }),
+            .init(r.tags(row).plain, paint: { text in
+                text.split(separator: " ").map { r.tagChip(String($0)) }.joined(separator: " ")
+            }),
+        ])
+    }
+    return table.render(width: session.tableWidth, style: style)
+}

@@ -1,0 +1,176 @@
+import TagshFormats
+import TagshModel
+import TagshQuery
+
+extension Commands {
+    static let tags = Command(
+        name: "tags", group: .exploring, usage: "[PATTERN] [--json]",
+        summary: "list tags with how many transactions carry each",
+        details: "PATTERN keeps the tags whose name contains it (case-insensitive), or matches /REGEX/.",
+        options: [.init("json", "one JSON object per tag")],
+        examples: ["tags", "tags trip", "tags '/^trip[/:]/'"],
+        arguments: .words
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        try inv.expectAtMost(1)
+        var filter: (String) -> Bool = { _ in true }
+        if let w = inv.words.first {
+            switch try textPattern(w) {
+            case .contains(let needle): filter = { $0.lowercased().contains(needle) }
+            case .regex(let r): filter = { r.matches($0) }
+            }
+        }
+        var perSet = [Int](repeating: 0, count: ledger.tagSets.count)
+        for s in ledger.tagSet { perSet[Int(s)] += 1 }
+        var counts = [Int](repeating: 0, count: ledger.tags.count + 1)
+        for (s, n) in perSet.enumerated() where n > 0 {
+            for t in ledger.tagSets[UInt32(s)] { counts[Int(t)] += n }
+        }
+        let ids = ledger.tags.ids.filter { counts[Int($0)] > 0 && filter(ledger.tags[$0]) }
+            .sorted { (counts[Int($0)], ledger.tags[$1].lowercased()) > (counts[Int($1)], ledger.tags[$0].lowercased()) }
+        if inv.flag("json") || inv.session.jsonOutput {
+            for id in ids { inv.out.line("{\"tag\": \(Export.jsonString(ledger.tags[id])), \"count\": \(counts[Int(id)])}") }
+            return
+        }
+        let r = Render(ledger: ledger, style: inv.out.style)
+        var table = Table([.init(header: "TAG", shrinkable: true, minWidth: 10), .init(header: "COUNT", alignRight: true)])
+        for id in ids { table.add([.init(TextSafety.sanitize(ledger.tags[id]), paint: { _ in r.tagChip(ledger.tags[id]) }), .init(String(counts[Int(id)]))]) }
+        inv.out.text(table.render(width: inv.session.tableWidth, style: inv.out.style))
+    }
+
+    static let merchants = Command(
+        name: "merchants", group: .exploring, usage: "[QUERY] [--json]",
+        summary: "list merchants of the matching transactions with counts and totals",
+        options: [.init("json", "one JSON object per merchant")],
+        examples: ["merchants", "merchants date:2025 amt:>100"],
+        arguments: .query
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        let rows = QueryEvaluator(ledger: ledger).rows(matching: try inv.query()).rows
+        var groups = Groups()
+        for row in rows { groups.add(key: Int(ledger.merchant[row]), row: row, ledger: ledger) }
+        let order = groups.keys.sorted { (groups[$0].count, ledger.merchants[UInt32($1)]) > (groups[$1].count, ledger.merchants[UInt32($0)]) }
+        if inv.flag("json") || inv.session.jsonOutput {
+            for k in order {
+                inv.out.line("{\"merchant\": \(Export.jsonString(ledger.merchants[UInt32(k)])), \"count\": \(groups[k].count), \"total\": \(groups[k].totalsJSON(ledger))}")
+            }
+            return
+        }
+        var table = Table([
+            .init(header: "MERCHANT", shrinkable: true, minWidth: 12), .init(header: "COUNT", alignRight: true),
+            .init(header: "TOTAL", alignRight: true),
+        ])
+        for k in order {
+            table.add([.init(TextSafety.sanitize(ledger.merchants[UInt32(k)])), .init(String(groups[k].count)), .init(groups[k].totalsText(ledger))])
+        }
+        inv.out.text(table.render(width: inv.session.tableWidth, style: inv.out.style))
+    }
+
+    static let categories = Command(
+        name: "categories", group: .exploring, usage: "[--json]",
+        summary: "list categories, default and custom, with counts, colours and icons",
+        options: [.init("json", "one JSON object per category")],
+        examples: ["categories"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        try inv.expectAtMost(0)
+        var counts = [Int](repeating: 0, count: Int(ledger.categories.ids.upperBound))
+        for c in ledger.category { counts[Int(c)] += 1 }
+        if inv.flag("json") || inv.session.jsonOutput {
+            for id in ledger.categories.ids {
+                let c = ledger.categories[id]
+                inv.out.line("{\"category\": \(Export.jsonString(c.name)), \"default\": \(c.isDefault), \"count\": \(counts[Int(id)]), \"color\": \(c.color.map { Export.jsonString($0.description) } ?? "null"), \"icon\": \(c.icon.map { Export.jsonString(String($0)) } ?? "null")}")
+            }
+            return
+        }
+        let r = Render(ledger: ledger, style: inv.out.style)
+        var table = Table([
+            .init(header: "CATEGORY", shrinkable: true, minWidth: 10), .init(header: "KIND"),
+            .init(header: "COUNT", alignRight: true), .init(header: "COLOR"),
+        ])
+        for id in ledger.categories.ids {
+            let c = ledger.categories[id]
+            table.add([.init(r.category(id).plain, paint: { _ in r.category(id).styled }),
+                       .init(c.isDefault ? "default" : "custom"), .init(String(counts[Int(id)])),
+                       .init(c.color?.description ?? "")])
+        }
+        table.add([.init("(none)"), .init(""), .init(String(counts[0])), .init("")])
+        inv.out.text(table.render(width: inv.session.tableWidth, style: inv.out.style))
+    }
+
+    static let intents = Command(
+        name: "intents", group: .exploring, usage: "[--json]",
+        summary: "list the four intents with their marks, counts and totals",
+        options: [.init("json", "one JSON object per intent")],
+        examples: ["intents"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        try inv.expectAtMost(0)
+        var groups = Groups()
+        for row in 0..<ledger.count { groups.add(key: Int(ledger.intent[row]), row: row, ledger: ledger) }
+        let keys = Intent.allCases.map { Int($0.rawValue) } + [0]
+        if inv.flag("json") || inv.session.jsonOutput {
+            for k in keys {
+                let name = Intent(rawValue: UInt8(k)).map { Export.jsonString($0.description) } ?? "null"
+                inv.out.line("{\"intent\": \(name), \"count\": \(groups[k].count), \"total\": \(groups[k].totalsJSON(ledger))}")
+            }
+            return
+        }
+        let s = inv.out.style
+        var table = Table([
+            .init(header: "I"), .init(header: "INTENT"), .init(header: "COUNT", alignRight: true), .init(header: "TOTAL", alignRight: true),
+        ])
+        for k in keys {
+            let i = Intent(rawValue: UInt8(k))
+            table.add([.init(i.map { String($0.mark) } ?? "", paint: { t in s.paint(t, i?.color) }),
+                       .init(i?.description ?? "(none)", paint: { t in s.paint(t, i?.color) }),
+                       .init(String(groups[k].count)), .init(groups[k].totalsText(ledger))])
+        }
+        inv.out.text(table.render(width: inv.session.tableWidth, style: s))
+    }
+}
+
+/// Parses a PATTERN argument: `/REGEX/` or a case-insensitive substring.
+func textPattern(_ w: Word) throws(ShellError) -> TextPattern {
+    if w.text.count >= 2, w.text.hasPrefix("/"), w.text.hasSuffix("/") {
+        let source = String(w.text.dropFirst().dropLast())
+        do { return .regex(try Regex(source)) } catch {
+            throw .usage("bad regular expression /\(source)/", span: w.span)
+        }
+    }
+    return .contains(w.text.lowercased())
+}
+
+/// Counts and per-currency totals by an integer key, in first-seen order.
+struct Groups {
+    struct Group {
+        var count = 0
+        var totals = AmountTotals()
+
+        func totalsText(_ ledger: Ledger) -> String {
+            totals.entries.map { Render.amount($0.amount, currency: ledger.currencies[$0.currency]) }.joined(separator: ", ")
+        }
+
+        func totalsJSON(_ ledger: Ledger) -> String {
+            "{" + totals.entries.map { Export.jsonString(ledger.currencies[$0.currency]) + ": \"\($0.amount)\"" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    private var index: [Int: Int] = [:]
+    private var groups: [Group] = []
+    private(set) var keys: [Int] = []
+
+    mutating func add(key: Int, row: Int, ledger: Ledger) {
+        let i: Int
+        if let existing = index[key] { i = existing } else {
+            i = groups.count
+            index[key] = i
+            groups.append(Group())
+            keys.append(key)
+        }
+        groups[i].count += 1
+        groups[i].totals.add(ledger.amount(row), currency: ledger.currency[row])
+    }
+
+    subscript(key: Int) -> Group { index[key].map { groups[$0] } ?? Group() }
+}

@@ -1,0 +1,50 @@
+import TagshFormats
+import TagshModel
+
+extension Commands {
+    static let open = Command(
+        name: "open", group: .files,
+        usage: "FILE [--format csv|journal|beancount|json] [--skip-bad] [--date-format FMT]",
+        summary: "open a ledger file, replacing the current one",
+        details: """
+            Reads the whole file into memory. The format comes from --format, else the file's extension, \
+            else its content. A file that cannot be read is not opened at all: the error names the line and \
+            column. With --skip-bad the readable records are loaded and the others are listed. \
+            --date-format forces the order of CSV dates (%Y-%m-%d, %m/%d/%Y, %d/%m/%Y, %d.%m.%Y). \
+            The sidecar FILE.tagsh, if present, is sourced after opening (unless tagsh was started with --no-init).
+            """,
+        options: [
+            .init("format", value: "FMT", "read the file as csv, journal, beancount or json"),
+            .init("skip-bad", "load what can be read and list the records skipped"),
+            .init("date-format", value: "FMT", "the order of CSV dates, e.g. %d/%m/%Y"),
+        ],
+        examples: ["open checking.csv", "open export.csv --date-format %d/%m/%Y --skip-bad"],
+        arguments: .file
+    ) { (inv: inout Invocation) throws(ShellError) in
+        guard let path = inv.words.first else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }
+        try inv.expectAtMost(1)
+        let format = try inv.formatOption()
+        var options = ReadOptions(skipBad: inv.flag("skip-bad"))
+        if let w = inv.values["date-format"] {
+            guard let f = DateFormat(pattern: w.text) else {
+                throw .usage("unknown date format '\(w.text)': use %Y-%m-%d, %m/%d/%Y, %d/%m/%Y or %d.%m.%Y", span: w.span)
+            }
+            options.dateFormat = f
+        }
+        try inv.session.open(path: path.text, format: format, options: options)
+        if let ledger = inv.session.ledger {
+            inv.out.note("opened \(TextSafety.sanitize(path.text)): \(ledger.count) transaction\(ledger.count == 1 ? "" : "s")")
+        }
+    }
+}
+
+extension Invocation {
+    /// The `--format` option, checked.
+    func formatOption() throws(ShellError) -> LedgerFormat? {
+        guard let w = values["format"] else { return nil }
+        guard let f = LedgerFormat(rawValue: w.text.lowercased()) else {
+            throw .usage("unknown format '\(w.text)': use csv, journal, beancount or json", span: w.span)
+        }
+        return f
+    }
+}

@@ -1,0 +1,51 @@
+import TagshFormats
+import TagshModel
+
+extension Commands {
+    static let save = Command(
+        name: "save", group: .files, usage: "[FILE] [--force]",
+        summary: "write the ledger back to its file, changing only what was changed",
+        details: """
+            Writes atomically (a temporary file, fsync, rename), keeps the file's mode, and before the first \
+            save of a session keeps the original as FILE.bak. A file opened and saved with no change is \
+            byte-identical. If the file changed on disk since it was opened, save refuses; --force overwrites it. \
+            With FILE, writes a copy there in the same format (the demo ledger, which has no file, is then \
+            saved to FILE from then on).
+            """,
+        options: [.init("force", "overwrite even if the file changed on disk since it was opened")],
+        examples: ["save", "save --force", "save cleaned.csv"],
+        arguments: .file
+    ) { (inv: inout Invocation) throws(ShellError) in
+        try inv.expectAtMost(1)
+        try inv.session.save(to: inv.words.first?.text, force: inv.flag("force"))
+    }
+}
+
+extension Session {
+    /// Saves to `path`, or to the open file.
+    func save(to path: String?, force: Bool) throws(ShellError) {
+        guard let ledger, var file else { throw .noLedger }
+        guard let target = path ?? file.path else {
+            throw .failed("the demo ledger has no file of its own; use `save FILE`")
+        }
+        let bytes = file.document.render(ledger, changedRows: [])
+        let isOwnFile = file.path.map { FileIO.resolvingLinks($0) == FileIO.resolvingLinks(target) } ?? false
+        if isOwnFile {
+            if !force, let stamp = file.stamp, FileIO.stamp(of: target) != stamp {
+                throw .file(FileError(path: target, kind: .changedOnDisk, whileWriting: true))
+            }
+            if !file.backedUp, FileIO.exists(target) {
+                do throws(FileError) { try FileIO.backUp(target) } catch { throw .file(error) }
+                file.backedUp = true
+            }
+        }
+        do throws(FileError) { try FileIO.writeAtomically(bytes, to: target) } catch { throw .file(error) }
+        if isOwnFile || file.path == nil {
+            file.path = target
+            file.displayName = target.split(separator: "/").last.map(String.init) ?? target
+            file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(target))
+        }
+        self.file = file
+        printer.note("saved \(TextSafety.sanitize(target)) (\(ledger.count) transactions)")
+    }
+}

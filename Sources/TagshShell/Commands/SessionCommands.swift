@@ -1,0 +1,88 @@
+import TagshModel
+
+extension Commands {
+    static let source = Command(
+        name: "source", group: .session, usage: "FILE",
+        summary: "run the commands in a file",
+        details: """
+            Runs each line of FILE as if typed at the prompt. `#` starts a comment line, a trailing \\ continues \
+            a line, and words are quoted as in a POSIX shell. Errors name FILE:LINE. Sourcing may nest; a file \
+            that would source itself is refused. The first failing command stops the file.
+            """,
+        examples: ["source cleanup.tagsh"],
+        arguments: .file
+    ) { (inv: inout Invocation) throws(ShellError) in
+        guard let path = inv.words.first else { throw .usage("usage: source FILE", span: nil) }
+        try inv.expectAtMost(1)
+        try inv.session.source(path: path.text)
+    }
+
+    static let set = Command(
+        name: "set", group: .session, usage: "[NAME VALUE]",
+        summary: "show the settings, or change one",
+        details: "Settings: " + Settings().all.map { "\($0.name) (\($0.help))" }.joined(separator: "; ") + ".",
+        examples: ["set", "set max-tags 12", "set color never", "set width 100"],
+        arguments: .settings
+    ) { (inv: inout Invocation) throws(ShellError) in
+        switch inv.words.count {
+        case 0:
+            let all = inv.session.settings.all
+            let width = all.map { $0.name.count }.max() ?? 0
+            for s in all { inv.out.line(TextSafety.pad(s.name, width) + "  " + s.value) }
+        case 2:
+            var settings = inv.session.settings
+            if let problem = settings.set(inv.words[0].text.lowercased(), inv.words[1].text) {
+                throw .usage(problem, span: inv.words[problem.hasPrefix("unknown") ? 0 : 1].span)
+            }
+            inv.session.settings = settings
+        default:
+            throw .usage("usage: set NAME VALUE (or `set` alone to list)", span: inv.words.last?.span)
+        }
+    }
+
+    static let echo = Command(
+        name: "echo", group: .session, usage: "[TEXT...]",
+        summary: "print the words, separated by spaces",
+        examples: ["echo 'Coffee this year:'"],
+        arguments: .words
+    ) { (inv: inout Invocation) throws(ShellError) in
+        inv.out.line(inv.words.map(\.text).joined(separator: " "))
+    }
+
+    static let help = Command(
+        name: "help", group: .session, usage: "[COMMAND|query]",
+        summary: "list the commands, or explain one command or the query language",
+        examples: ["help", "help ls", "help query"],
+        arguments: .command
+    ) { (inv: inout Invocation) throws(ShellError) in
+        try inv.expectAtMost(1)
+        let registry = inv.session.registry
+        guard let w = inv.words.first else {
+            inv.out.text(HelpText.overview(registry, style: inv.out.style))
+            return
+        }
+        if ["query", "queries"].contains(w.text.lowercased()) {
+            inv.out.text(HelpText.query)
+            return
+        }
+        guard let command = registry.command(named: w.text) else {
+            throw .unknownCommand(w.text, span: w.span, suggestion: registry.suggestion(for: w.text))
+        }
+        inv.out.text(HelpText.page(command, style: inv.out.style))
+    }
+
+    static let quit = Command(
+        name: "quit", aliases: ["exit"], group: .session, usage: "",
+        summary: "leave tagsh (with unsaved changes, the first quit warns)",
+        details: "Ctrl-D on an empty line does the same. With unsaved changes the first quit warns and a second one discards them.",
+        examples: ["quit"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        try inv.expectAtMost(0)
+        let session = inv.session
+        if session.hasUnsavedChanges && !session.quitWarned {
+            session.quitWarned = true
+            throw .failed("there are unsaved changes: `save` keeps them; quit again to discard them")
+        }
+        inv.quit = true
+    }
+}

@@ -1,0 +1,52 @@
+import TagshFormats
+import TagshModel
+import TagshQuery
+
+extension Commands {
+    static let show = Command(
+        name: "show", group: .exploring, usage: "ID [--json]",
+        summary: "show every field of one transaction, tags as coloured chips",
+        options: [.init("json", "the transaction as a JSON object")],
+        examples: ["show 42"],
+        arguments: .words
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        guard let w = inv.words.first else { throw .usage("usage: show ID", span: nil) }
+        try inv.expectAtMost(1)
+        let row = try inv.row(w, in: ledger)
+        let t = ledger.transaction(row)
+        if inv.flag("json") || inv.session.jsonOutput {
+            inv.out.line(Export.json(t))
+            return
+        }
+        let s = inv.out.style
+        let r = Render(ledger: ledger, style: s)
+        var fields: [(String, String)] = [
+            ("date", t.day.description),
+            ("merchant", TextSafety.sanitize(t.merchant)),
+            ("amount", r.amount(row)),
+            ("account", TextSafety.sanitize(t.account)),
+            ("intent", t.intent.map { s.paint("\($0) (\($0.mark))", $0.color) } ?? s.dim("none")),
+            ("category", ledger.category[row] == 0 ? s.dim("none") : r.category(ledger.category[row]).styled),
+            ("tags", t.tags.isEmpty ? s.dim("none") : t.tags.map { "[" + r.tagChip($0) + "]" }.joined(separator: " ")),
+            ("note", t.note.map(TextSafety.sanitize) ?? s.dim("none")),
+        ]
+        if let file = inv.session.file, case .csv(let layout) = file.document.layout {
+            let line = 1 + file.document.bytes[0..<layout.recordStarts[row]].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            fields.append(("source", "\(TextSafety.sanitize(file.displayName)):\(line)"))
+        }
+        inv.out.line(s.bold("transaction \(t.id)"))
+        for (k, v) in fields { inv.out.line("  " + s.bold(TextSafety.pad(k, 9)) + v) }
+    }
+}
+
+extension Invocation {
+    /// The row of a transaction id word, checked against the ledger.
+    func row(_ w: Word, in ledger: Ledger) throws(ShellError) -> Int {
+        guard let id = Int(w.text) else { throw .usage("'\(w.text)' is not a transaction id", span: w.span) }
+        guard id >= 1 && id <= ledger.count else {
+            throw .usage("no transaction \(id): ids run from 1 to \(ledger.count)", span: w.span)
+        }
+        return id - 1
+    }
+}

@@ -1,0 +1,73 @@
+/// Help text derived from the command declarations, shared with the man page.
+enum HelpText {
+    static func overview(_ registry: CommandRegistry, style: Style) -> String {
+        var out = ""
+        let width = registry.commands.map { $0.name.count }.max() ?? 0
+        for group in Command.Group.allCases {
+            let commands = registry.commands.filter { $0.group == group }
+            guard !commands.isEmpty else { continue }
+            out += style.bold(group.rawValue) + "\n"
+            for c in commands { out += "  " + TextSafety.pad(c.name, width) + "  " + c.summary + "\n" }
+            out += "\n"
+        }
+        out += "`help COMMAND` explains one command; `help query` the query language.\n"
+        return out
+    }
+
+    static func page(_ c: Command, style: Style) -> String {
+        var out = style.bold("usage: ") + c.synopsis + "\n"
+        if !c.aliases.isEmpty { out += "aliases: " + c.aliases.joined(separator: ", ") + "\n" }
+        out += "\n" + c.summary + "\n"
+        if !c.details.isEmpty { out += "\n" + wrap(c.details, width: 78) + "\n" }
+        if !c.options.isEmpty {
+            out += "\n" + style.bold("options:") + "\n"
+            let labels = c.options.map { "--" + $0.name + ($0.value.map { " " + $0 } ?? "") }
+            let width = labels.map(\.count).max() ?? 0
+            for (label, o) in zip(labels, c.options) { out += "  " + TextSafety.pad(label, width) + "  " + o.help + "\n" }
+        }
+        if !c.examples.isEmpty {
+            out += "\n" + style.bold("examples:") + "\n"
+            for e in c.examples { out += "  " + e + "\n" }
+        }
+        return out
+    }
+
+    static func wrap(_ text: String, width: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { paragraph in
+            var lines: [String] = []
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                if !line.isEmpty && line.count + 1 + word.count > width {
+                    lines.append(line)
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            lines.append(line)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// The query language, for `help query` and the man page.
+    static let queryTerms: [(String, String)] = [
+        ("WORD, desc:WORD, merchant:WORD", "the merchant contains WORD (case-insensitive)"),
+        ("desc:/REGEX/", "regular expression, case-insensitive; also note:, acct:, tag:, cat:"),
+        ("amt:<-50, amt:>=10, amt:5..20, amt:-5.75", "amount tests; a number without a sign compares the absolute amount (as hledger), with a sign the signed amount"),
+        ("date:2024, date:2024-03, date:2024-01-05", "a year, month or day"),
+        ("date:2024-01..2024-03, date:..2023, date:2024-06..", "inclusive ranges, open at either end"),
+        ("tag:NAME, tag:none, tag:any", "has the tag or a child of it (tag:trip matches trip/paris and trip:paris); has none; has some"),
+        ("cat:NAME, cat:none", "the category is NAME (case-insensitive); has none"),
+        ("intent:want, intent:none", "the intent is want (need, want, culture, unexpected); has none"),
+        ("note:WORD, acct:WORD", "the note or account contains WORD"),
+        ("id:412, id:400..420", "transaction ids"),
+        ("-TERM, not TERM", "does not match TERM"),
+        ("A B, A or B, (A or B) C", "terms side by side are ANDed; or; parentheses group"),
+    ]
+
+    static var query: String {
+        var out = "Queries select transactions for ls, count, select, merchants and summary.\n\n"
+        for (term, meaning) in queryTerms { out += "  " + term + "\n      " + meaning + "\n" }
+        out += "\nQuote a term that has spaces or backslashes: desc:\"WHOLE FOODS\", 'desc:/^uber\\b/'.\n"
+        return out
+    }
+}

@@ -1,0 +1,287 @@
+import TagshFormats
+import TagshModel
+import TagshQuery
+
+/// The state of one tagsh session and the single entry point for commands.
+///
+/// The prompt, `-c`, `-f`, standard input, `source`, the sidecar file and the
+/// tests all call `execute(_:)`; they differ only in where lines come from and
+/// which sink receives the output.
+public final class Session {
+    /// What became of a command.
+    public enum Status: Equatable, Sendable {
+        case ok
+        /// It failed; the exit status the command line should end with.
+        case failed(Int32)
+        /// The person asked to leave.
+        case quit
+    }
+
+    /// The open file, if the ledger came from one.
+    public struct OpenFile {
+        /// Path as given; nil for the built-in demo.
+        public var path: String?
+        public var displayName: String
+        public var document: LedgerDocument
+        public var stamp: FileStamp?
+        /// Whether `FILE.bak` was already written this session.
+        public var backedUp = false
+    }
+
+    public internal(set) var ledger: Ledger?
+    public internal(set) var file: OpenFile?
+    /// The current selection `@`: rows listed by the last `ls` or `select`.
+    public var selection: [Int]?
+    public var settings = Settings() { didSet { updateStyle() } }
+    public let registry: CommandRegistry
+
+    let sink: OutputSink
+    /// Whether colour is on when `color` is `auto` (the front end knows if
+    /// output is a terminal and whether NO_COLOR is set).
+    public var colorWhenAuto: Bool { didSet { updateStyle() } }
+    public var trueColor = false { didSet { updateStyle() } }
+    public private(set) var printer: Printer
+    /// The terminal's width, asked each time a table is drawn.
+    public var terminalWidth: () -> Int? = { nil }
+    /// Whether Ctrl-C was pressed since the command began.
+    public var interrupted: () -> Bool = { false }
+    /// Listing commands print JSON (the `--json` command-line option).
+    public var jsonOutput = false
+    /// Read the sidecar `LEDGER.tagsh` when a ledger is opened.
+    public var sourcesSidecar = true
+    /// Whether `quit` was already refused once because of unsaved changes.
+    var quitWarned = false
+    /// Files being sourced, innermost last, to refuse cycles.
+    var sourceStack: [String] = []
+
+    public init(sink: OutputSink, colorWhenAuto: Bool = false) {
+        self.sink = sink
+        self.colorWhenAuto = colorWhenAuto
+        self.registry = CommandRegistry.standard
+        self.printer = Printer(sink: sink, style: .plain)
+        updateStyle()
+    }
+
+    func updateStyle() {
+        let on: Bool
+        switch settings.color {
+        case .auto: on = colorWhenAuto
+        case .always: on = true
+        case .never: on = false
+        }
+        printer = Printer(sink: sink, style: Style(enabled: on, trueColor: trueColor))
+    }
+
+    public var style: Style { printer.style }
+
+    /// The width tables should fit, or nil for no limit (output is not a terminal).
+    public var tableWidth: Int? { settings.width ?? terminalWidth() }
+
+    /// Whether there are changes not yet saved.
+    public var hasUnsavedChanges: Bool { false }
+
+    /// The prompt: the file name, `*` when there are unsaved changes.
+    public var prompt: String {
+        let name = file.map { TextSafety.sanitize($0.displayName) } ?? "tagsh"
+        return name + (hasUnsavedChanges ? "*" : "") + "> "
+    }
+
+    // MARK: - executing
+
+    /// Runs one line. Errors are printed to the error stream, with a caret
+    /// under the offending words and, from a file, `FILE:LINE:` in front.
+    @discardableResult
+    public func execute(_ line: String, origin: (file: String, line: Int)? = nil) -> Status {
+        do {
+            return try run(line)
+        } catch {
+            report(error, line: line, origin: origin)
+            return .failed(error.exitStatus)
+        }
+    }
+
+    func report(_ error: ShellError, line: String, origin: (file: String, line: Int)?) {
+        let d = error.diagnostic(line: line)
+        sink.write(DiagnosticRenderer.render(d, style: style, origin: origin), to: .err)
+    }
+
+    func run(_ line: String) throws(ShellError) -> Status {
+        let words: [Word]
+        do throws(Lexer.Problem) { words = try Lexer.words(in: line) } catch { throw .lexer(error) }
+        guard let first = words.first else { return .ok }
+        guard let command = registry.command(named: first.text) else {
+            throw .unknownCommand(first.text, span: first.span, suggestion: registry.suggestion(for: first.text))
+        }
+        var invocation = try parseOptions(Array(words.dropFirst()), for: command, line: line, nameWord: first)
+        if command.name != "quit" { quitWarned = false }
+        try command.run(&invocation)
+        return invocation.quit ? .quit : .ok
+    }
+
+    /// Takes the declared `--options` out of the words; `--` ends options.
+    func parseOptions(_ words: [Word], for command: Command, line: String, nameWord: Word) throws(ShellError) -> Invocation {
+        var inv = Invocation(session: self, command: command, line: line, nameWord: nameWord, words: [])
+        var i = 0
+        var optionsDone = false
+        while i < words.count {
+            let w = words[i]
+            if !optionsDone, w.raw == "--" { optionsDone = true; i += 1; continue }
+            if !optionsDone, w.text.hasPrefix("--"), w.text.count > 2, !w.isQuoted {
+                var name = String(w.text.dropFirst(2))
+                var inlineValue: String?
+                if let eq = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+                guard let option = command.options.first(where: { $0.name == name }) else {
+                    let known = command.options.map { "--" + $0.name }
+                    throw .usage("unknown option --\(name) for \(command.name)"
+                                 + (known.isEmpty ? "" : " (options: \(known.joined(separator: " ")))"), span: w.span)
+                }
+                if option.value == nil {
+                    if inlineValue != nil { throw .usage("--\(name) takes no value", span: w.span) }
+                    inv.flags.insert(name)
+                } else if let inlineValue {
+                    inv.values[name] = Word(text: inlineValue, raw: inlineValue, span: w.span)
+                } else {
+                    guard i + 1 < words.count else {
+                        throw .usage("--\(name) needs a value (\(option.value ?? "VALUE"))", span: w.span)
+                    }
+                    inv.values[name] = words[i + 1]
+                    i += 1
+                }
+            } else {
+                inv.words.append(w)
+            }
+            i += 1
+        }
+        return inv
+    }
+
+    // MARK: - files
+
+    /// Opens a ledger file, replacing the current one. Nothing changes when it cannot be read.
+    public func open(path: String, format: LedgerFormat? = nil, options: ReadOptions = ReadOptions()) throws(ShellError) {
+        let bytes: [UInt8], stamp: FileStamp
+        do throws(FileError) { (bytes, stamp) = try FileIO.read(path) } catch { throw .file(error) }
+        let fmt = format ?? LedgerFormat(extensionOf: path) ?? LedgerFormat(sniffing: bytes)
+        let loaded: LoadedLedger
+        do { loaded = try LedgerDocument.read(bytes, fileName: path, format: fmt, options: options) } catch {
+            throw .diagnostic(error)
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        install(loaded, file: OpenFile(path: path, displayName: name, document: loaded.document, stamp: stamp))
+        if sourcesSidecar { try sourceSidecar(for: path) }
+    }
+
+    /// Opens the built-in sample ledger.
+    public func openDemo() {
+        let bytes = Array(DemoLedger.csv.utf8)
+        do {
+            let loaded = try LedgerDocument.read(bytes, fileName: DemoLedger.fileName, format: .csv, options: ReadOptions())
+            install(loaded, file: OpenFile(path: nil, displayName: DemoLedger.fileName, document: loaded.document, stamp: nil))
+        } catch {
+            // The demo is generated and tested; failing here is a build defect.
+            preconditionFailure("the built-in demo ledger does not parse: \(error.message)")
+        }
+    }
+
+    func install(_ loaded: LoadedLedger, file: OpenFile) {
+        ledger = loaded.ledger
+        self.file = file
+        selection = nil
+        quitWarned = false
+        if !loaded.skipped.isEmpty {
+            printer.note("skipped \(loaded.skipped.count) record\(loaded.skipped.count == 1 ? "" : "s") that could not be read:")
+            for d in loaded.skipped {
+                sink.write(DiagnosticRenderer.render(d, style: style, severity: "skipped"), to: .err)
+            }
+        }
+    }
+
+    /// The sidecar file beside a ledger: `bank.csv` → `bank.csv.tagsh`.
+    public static func sidecarPath(for path: String) -> String { path + ".tagsh" }
+
+    func sourceSidecar(for path: String) throws(ShellError) {
+        let sidecar = Session.sidecarPath(for: path)
+        guard FileIO.exists(sidecar) else { return }
+        try source(path: sidecar)
+    }
+
+    /// Runs every command in a file; errors name FILE:LINE. Cycles are refused.
+    public func source(path: String, keepGoing: Bool = false, echo: Bool = false) throws(ShellError) {
+        let resolved = FileIO.resolvingLinks(path)
+        if sourceStack.contains(resolved) {
+            throw .failed("\(path): already being sourced (a file that sources itself, directly or not, would never end)")
+        }
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try FileIO.read(path).bytes } catch { throw .file(error) }
+        sourceStack.append(resolved)
+        defer { sourceStack.removeLast() }
+        let status = runScript(String(decoding: bytes, as: UTF8.self), name: path, keepGoing: keepGoing, echo: echo)
+        if case .failed = status { throw .failed("\(path): stopped at the first failing command") }
+    }
+
+    /// Runs a script's text: `#` comment lines, trailing `\` continuations.
+    /// Stops at the first failure unless `keepGoing`.
+    @discardableResult
+    public func runScript(_ text: String, name: String, keepGoing: Bool = false, echo: Bool = false) -> Status {
+        var reader = ScriptReader()
+        var failed: Status?
+        var lineNumber = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard let (command, startLine) = reader.feed(String(raw), lineNumber: lineNumber) else { continue }
+            if echo { printer.line(style.dim("> " + command)) }
+            let status = execute(command, origin: (name, startLine))
+            switch status {
+            case .ok: continue
+            case .quit: return .quit
+            case .failed:
+                if !keepGoing { return status }
+                failed = status
+            }
+        }
+        if let (command, startLine) = reader.finish() {
+            let status = execute(command, origin: (name, startLine))
+            if status == .quit { return .quit }
+            if case .failed = status { return status }
+        }
+        return failed ?? .ok
+    }
+}
+
+/// Joins a script's physical lines into commands: skips blank and `#`
+/// comment lines, and joins a line ending in `\` with the next.
+public struct ScriptReader {
+    var pending: String?
+    var pendingStart = 0
+
+    public init() {}
+
+    /// The command completed by this line and the line it started on, if any.
+    public mutating func feed(_ rawLine: String, lineNumber: Int) -> (String, Int)? {
+        var line = rawLine
+        if line.hasSuffix("\r") { line.removeLast() }
+        if pending == nil {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+            pendingStart = lineNumber
+        }
+        let trailing = line.reversed().prefix { $0 == "\\" }.count
+        if trailing % 2 == 1 {
+            line.removeLast()
+            pending = (pending ?? "") + line
+            return nil
+        }
+        let command = (pending ?? "") + line
+        pending = nil
+        return (command, pendingStart)
+    }
+
+    /// A command left open by a final `\`.
+    public mutating func finish() -> (String, Int)? {
+        defer { pending = nil }
+        return pending.map { ($0, pendingStart) }
+    }
+}

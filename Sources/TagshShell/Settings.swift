@@ -1,0 +1,48 @@
+/// Options changed with `set NAME VALUE` and listed by `set`.
+public struct Settings: Sendable, Equatable {
+    public enum ColorMode: String, Sendable, CaseIterable { case auto, always, never }
+
+    /// The most tags a transaction may hold.
+    public var maxTags = 10
+    /// How many changed transactions `preview` shows by default.
+    public var sample = 5
+    public var color: ColorMode = .auto
+    /// Table width in columns; nil follows the terminal.
+    public var width: Int?
+
+    public init() {}
+
+    /// Every setting: name, current value as text, and what it does.
+    public var all: [(name: String, value: String, help: String)] {
+        [
+            ("max-tags", String(maxTags), "the most tags one transaction may hold (1-1000)"),
+            ("sample", String(sample), "how many changed transactions preview shows (1-10000)"),
+            ("color", color.rawValue, "colour output: auto (on a terminal), always or never"),
+            ("width", width.map(String.init) ?? "auto", "table width in columns, or auto to follow the terminal"),
+        ]
+    }
+
+    public static var names: [String] { Settings().all.map(\.name) }
+
+    /// Sets one option from its text value; returns a message when refused.
+    public mutating func set(_ name: String, _ value: String) -> String? {
+        switch name {
+        case "max-tags":
+            guard let n = Int(value), (1...1000).contains(n) else { return "max-tags takes a whole number from 1 to 1000" }
+            maxTags = n
+        case "sample":
+            guard let n = Int(value), (1...10000).contains(n) else { return "sample takes a whole number from 1 to 10000" }
+            sample = n
+        case "color", "colour":
+            guard let m = ColorMode(rawValue: value.lowercased()) else { return "color takes auto, always or never" }
+            color = m
+        case "width":
+            if value.lowercased() == "auto" { width = nil; return nil }
+            guard let n = Int(value), (20...1000).contains(n) else { return "width takes auto or a whole number from 20 to 1000" }
+            width = n
+        default:
+            return "unknown setting '\(name)' (settings: \(Settings.names.joined(separator: ", ")))"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+/// A text table fitted to a width: columns that may shrink are cut with `…`.
+struct Table {
+    struct Column {
+        var header: String
+        var alignRight = false
+        /// May be narrowed (down to `minWidth`) to fit the width.
+        var shrinkable = false
+        var minWidth = 4
+    }
+
+    /// A cell's plain text, and how to colour it once cut to width.
+    struct Cell {
+        var text: String
+        var paint: ((String) -> String)?
+
+        init(_ text: String, paint: ((String) -> String)? = nil) {
+            self.text = text
+            self.paint = paint
+        }
+    }
+
+    var columns: [Column]
+    var rows: [[Cell]] = []
+
+    init(_ columns: [Column]) { self.columns = columns }
+
+    mutating func add(_ cells: [Cell]) { rows.append(cells) }
+
+    /// The column widths that fit `width` (nil: no limit).
+    func widths(fitting width: Int?) -> [Int] {
+        var w = columns.map { TextSafety.displayWidth($0.header) }
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < w.count {
+                w[i] = max(w[i], TextSafety.displayWidth(cell.text))
+            }
+        }
+        guard let width else { return w }
+        let gaps = 2 * max(0, columns.count - 1)
+        var excess = w.reduce(0, +) + gaps - width
+        while excess > 0 {
+            // Narrow the widest shrinkable column still above its minimum.
+            guard let i = columns.indices
+                .filter({ columns[$0].shrinkable && w[$0] > max(columns[$0].minWidth, TextSafety.displayWidth(columns[$0].header)) })
+                .max(by: { w[$0] < w[$1] }) else { break }
+            let floor = max(columns[i].minWidth, TextSafety.displayWidth(columns[i].header))
+            let cut = min(excess, w[i] - floor, max(1, (w[i] - floor + 1) / 2))
+            w[i] -= cut
+            excess -= cut
+        }
+        return w
+    }
+
+    func render(width: Int?, style: Style) -> String {
+        let w = widths(fitting: width)
+        var out = ""
+        out.reserveCapacity(rows.count * 80)
+        let header = columns.indices.map { TextSafety.pad(columns[$0].header, w[$0], alignRight: columns[$0].alignRight) }
+        out += style.bold(header.joined(separator: "  ").trimmingTrailingSpaces()) + "\n"
+        for row in rows { out += line(row, w) + "\n" }
+        return out
+    }
+
+    func line(_ row: [Cell], _ w: [Int]) -> String {
+        var parts: [String] = []
+        for (i, cell) in row.enumerated() where i < w.count {
+            let cut = TextSafety.truncate(cell.text, toWidth: w[i])
+            let padded = TextSafety.pad(cut, w[i], alignRight: columns[i].alignRight)
+            if let paint = cell.paint, !cut.isEmpty {
+                let fill = String(repeating: " ", count: TextSafety.displayWidth(padded) - TextSafety.displayWidth(cut))
+                parts.append(columns[i].alignRight ? fill + paint(cut) : paint(cut) + fill)
+            } else {
+                parts.append(padded)
+            }
+        }
+        return parts.joined(separator: "  ").trimmingTrailingSpaces()
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

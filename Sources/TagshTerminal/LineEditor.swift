@@ -1,0 +1,182 @@
+import CLibEdit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What completion offers for the word before the cursor.
+public struct CompletionOffer: Sendable, Equatable {
+    /// How many characters before the cursor the candidates replace.
+    public var replacing: Int
+    /// Full replacement texts, best first.
+    public var candidates: [String]
+
+    public init(replacing: Int, candidates: [String]) {
+        self.replacing = replacing
+        self.candidates = candidates
+    }
+}
+
+/// A line editor on libedit's native API: prompt, history kept in a file,
+/// `~/.editrc`, Ctrl-R search, Ctrl-C to clear the line, and Tab completion.
+///
+/// Use only when standard input and output are both terminals.
+public final class LineEditor {
+    public enum Input: Equatable {
+        case line(String)
+        /// Ctrl-C: the line was cleared.
+        case interrupted
+        /// Ctrl-D on an empty line, or end of input.
+        case endOfInput
+    }
+
+    let el: OpaquePointer
+    let hist: OpaquePointer
+    let historyPath: String?
+    let prompt: () -> String
+    let complete: (_ textBeforeCursor: String) -> CompletionOffer
+    var promptBuffer: UnsafeMutablePointer<CChar>?
+    /// The line and cursor of the last Tab, so a second Tab lists the matches.
+    var lastTab: (text: String, count: Int)?
+
+    /// Sets up libedit; `programName` selects `~/.editrc` lines prefixed with it.
+    public init(programName: String, historyPath: String?, prompt: @escaping () -> String,
+                complete: @escaping (String) -> CompletionOffer) {
+        self.historyPath = historyPath
+        self.prompt = prompt
+        self.complete = complete
+        el = el_init(programName, tagsh_stdin(), tagsh_stdout(), tagsh_stderr())
+        hist = history_init()
+        tagsh_history_setsize(hist, 5000)
+        tagsh_history_setunique(hist, 1)
+        if let historyPath { tagsh_history_load(hist, historyPath) }
+        tagsh_el_set_clientdata(el, Unmanaged.passUnretained(self).toOpaque())
+        tagsh_el_set_editor(el, "emacs")
+        tagsh_el_set_signal(el, 1)
+        tagsh_el_set_hist(el, hist)
+        tagsh_el_set_prompt(el, lineEditorPrompt)
+        tagsh_el_addfn(el, "tagsh-complete", "complete the word before the cursor", lineEditorComplete)
+        tagsh_el_bind(el, "^I", "tagsh-complete")
+        // The person's own ~/.editrc (or $EDITRC) comes last, so it wins.
+        el_source(el, nil)
+    }
+
+    deinit {
+        saveHistory()
+        el_end(el)
+        history_end(hist)
+        free(promptBuffer)
+    }
+
+    /// Reads one line; the newline is removed.
+    public func readLine() -> Input {
+        var count: Int32 = 0
+        errno = 0
+        guard let cLine = el_gets(el, &count) else {
+            if count == -1 && errno == EINTR { return .interrupted }
+            return .endOfInput
+        }
+        if count == 0 { return .endOfInput }
+        var line = String(cString: cLine)
+        if line.hasSuffix("\n") { line.removeLast() }
+        return .line(line)
+    }
+
+    /// Adds a line to the history and saves the history file.
+    public func addHistory(_ line: String) {
+        tagsh_history_enter(hist, line)
+        saveHistory()
+    }
+
+    func saveHistory() {
+        guard let historyPath else { return }
+        tagsh_history_save(hist, historyPath)
+        chmod(historyPath, 0o600)
+    }
+
+    /// The terminal's width as libedit knows it.
+    public var columns: Int { Int(tagsh_el_get_columns(el)) }
+
+    func promptString() -> UnsafeMutablePointer<CChar>? {
+        free(promptBuffer)
+        promptBuffer = strdup(prompt())
+        return promptBuffer
+    }
+
+    func completeAtCursor() -> UInt8 {
+        guard let info = el_line(el)?.pointee, let buffer = info.buffer, let cursor = info.cursor else {
+            return UInt8(CC_REFRESH_BEEP)
+        }
+        let before = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+                                                          count: cursor - buffer), as: UTF8.self)
+        let offer = complete(before)
+        let typed = String(before.suffix(offer.replacing))
+        let isSecondTab = lastTab.map { $0.text == before } ?? false
+        lastTab = (before, offer.candidates.count)
+        guard !offer.candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+        if offer.candidates.count == 1 {
+            replace(typed, with: offer.candidates[0] + (offer.candidates[0].hasSuffix("/") ? "" : " "))
+            lastTab = nil
+            return UInt8(CC_REFRESH)
+        }
+        let common = LineEditor.longestCommonPrefix(offer.candidates)
+        if common.count > typed.count || (common.count == typed.count && common != typed && !common.isEmpty) {
+            replace(typed, with: common)
+            lastTab = (String(before.dropLast(typed.count)) + common, offer.candidates.count)
+            return UInt8(CC_REFRESH)
+        }
+        guard isSecondTab else { return UInt8(CC_REFRESH_BEEP) }
+        listCandidates(offer.candidates)
+        return UInt8(CC_REDISPLAY)
+    }
+
+    func replace(_ typed: String, with text: String) {
+        if !typed.isEmpty { el_deletestr(el, Int32(typed.count)) }
+        el_insertstr(el, text)
+    }
+
+    func listCandidates(_ candidates: [String]) {
+        let width = max(20, columns)
+        let cell = min(width, (candidates.map { $0.count }.max() ?? 0) + 2)
+        let perLine = max(1, width / cell)
+        var out = "\n"
+        for (i, c) in candidates.enumerated() {
+            out += c
+            if (i + 1) % perLine == 0 || i == candidates.count - 1 {
+                out += "\n"
+            } else {
+                out += String(repeating: " ", count: cell - c.count)
+            }
+        }
+        let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout()
+        fputs(out, fp)
+        fflush(fp)
+    }
+
+    /// The longest common prefix, by characters so UTF-8 is never cut in half;
+    /// case-insensitive, keeping the first candidate's spelling.
+    public static func longestCommonPrefix(_ strings: [String]) -> String {
+        guard var prefix = strings.first.map(Array.init) else { return "" }
+        for s in strings.dropFirst() {
+            let chars = Array(s)
+            var n = 0
+            while n < prefix.count && n < chars.count && String(prefix[n]).lowercased() == String(chars[n]).lowercased() { n += 1 }
+            prefix = Array(prefix.prefix(n))
+        }
+        return String(prefix)
+    }
+}
+
+// C callbacks: they find their LineEditor through libedit's client data.
+
+private func editor(_ el: OpaquePointer?) -> LineEditor? {
+    guard let el, let data = tagsh_el_get_clientdata(el) else { return nil }
+    return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
+}
+
+private let lineEditorPrompt: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>? = { el in
+    editor(el)?.promptString()
+}
+
+private let lineEditorComplete: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in
+    editor(el)?.completeAtCursor() ?? UInt8(CC_ERROR)
+}

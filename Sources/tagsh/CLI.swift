@@ -1,0 +1,255 @@
+import ArgumentParser
+import Foundation
+import TagshFormats
+import TagshShell
+import TagshTerminal
+
+@main
+struct TagshCLI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tagsh",
+        abstract: "Explore and annotate a ledger of money transactions.",
+        discussion: "LEDGER is a bank CSV export (hledger journals and beancount files are planned). Type `help` at the prompt for the commands.",
+        version: TagshVersion.string
+    )
+
+    @Option(name: [.short, .customLong("command")], help: ArgumentHelp("Run CMD (repeatable, in order), then exit.", valueName: "CMD"))
+    var commands: [String] = []
+
+    @Option(name: [.short, .customLong("file")], help: ArgumentHelp("Run the commands in SCRIPT (repeatable), then exit.", valueName: "SCRIPT"))
+    var scripts: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Stay at the prompt after -c/-f.")
+    var interactive = false
+
+    @Flag(name: .customLong("keep-going"), help: "In scripts, go on after a failing command.")
+    var keepGoing = false
+
+    @Flag(help: "Print each script command before its output.")
+    var echo = false
+
+    @Option(help: ArgumentHelp("csv | journal | beancount | json (default: from the file's extension, then its content).", valueName: "FMT"))
+    var format: String?
+
+    @Flag(name: .customLong("no-init"), help: "Do not source LEDGER's sidecar file LEDGER.tagsh.")
+    var noInit = false
+
+    @Option(help: ArgumentHelp("auto | always | never (NO_COLOR is honoured).", valueName: "WHEN"))
+    var color: String = "auto"
+
+    @Flag(help: "Machine-readable output from listing commands.")
+    var json = false
+
+    @Flag(help: "Open the built-in sample ledger.")
+    var demo = false
+
+    @Flag(name: .customLong("skip-bad"), help: "Load the readable records of a damaged file and list the others.")
+    var skipBad = false
+
+    @Option(name: .customLong("date-format"), help: ArgumentHelp("Force the order of CSV dates, e.g. %d/%m/%Y.", valueName: "FMT"))
+    var dateFormat: String?
+
+    @Argument(help: "The ledger file to open.")
+    var ledger: String?
+
+    static func main() {
+        let cli: TagshCLI
+        do {
+            cli = try parse()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Glibc.exit(2)
+        }
+        Glibc.exit(cli.start())
+    }
+
+    /// Runs the session; returns the exit status.
+    func start() -> Int32 {
+        setlocale(LC_CTYPE, "")
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+
+        let stdinIsTTY = isatty(0) == 1, stdoutIsTTY = isatty(1) == 1
+        let sink = StandardSink()
+        let env = ProcessInfo.processInfo.environment
+        let session = Session(sink: sink, colorWhenAuto: stdoutIsTTY && (env["NO_COLOR"] ?? "").isEmpty)
+        session.trueColor = ["truecolor", "24bit"].contains(env["COLORTERM"] ?? "")
+        session.jsonOutput = json
+        session.sourcesSidecar = !noInit
+        session.terminalWidth = { stdoutIsTTY ? Terminal.columns() : nil }
+        session.interrupted = { Terminal.wasInterrupted }
+        guard let mode = Settings.ColorMode(rawValue: color.lowercased()) else {
+            sink.error("tagsh: --color takes auto, always or never\n")
+            return 2
+        }
+        session.settings.color = mode
+
+        var readOptions = ReadOptions(skipBad: skipBad)
+        if let dateFormat {
+            guard let f = DateFormat(pattern: dateFormat) else {
+                sink.error("tagsh: unknown --date-format '\(dateFormat)': use %Y-%m-%d, %m/%d/%Y, %d/%m/%Y or %d.%m.%Y\n")
+                return 2
+            }
+            readOptions.dateFormat = f
+        }
+        var ledgerFormat: LedgerFormat?
+        if let format {
+            guard let f = LedgerFormat(rawValue: format.lowercased()) else {
+                sink.error("tagsh: unknown --format '\(format)': use csv, journal, beancount or json\n")
+                return 2
+            }
+            ledgerFormat = f
+        }
+        if demo && ledger != nil {
+            sink.error("tagsh: give either --demo or a LEDGER file, not both\n")
+            return 2
+        }
+
+        if demo {
+            session.openDemo()
+        } else if let ledger {
+            do {
+                try session.open(path: ledger, format: ledgerFormat, options: readOptions)
+            } catch {
+                sink.error(DiagnosticRenderer.render(error.diagnostic(line: ""), style: session.style))
+                sink.flush()
+                return error.exitStatus
+            }
+        }
+        sink.flush()
+
+        let steps = ScriptSteps.inOrder(CommandLine.arguments)
+        var sawFailure = false
+        if !steps.isEmpty {
+            for step in steps {
+                let status: Session.Status
+                switch step {
+                case .command(let text, let index):
+                    status = session.runScript(text, name: steps.count == 1 ? "-c" : "-c#\(index)", keepGoing: keepGoing, echo: echo)
+                case .file(let path):
+                    do {
+                        let bytes = try FileIO.read(path).bytes
+                        status = session.runScript(String(decoding: bytes, as: UTF8.self), name: path, keepGoing: keepGoing, echo: echo)
+                    } catch {
+                        sink.error(DiagnosticRenderer.render(error.diagnostic, style: session.style))
+                        sink.flush()
+                        return 66
+                    }
+                }
+                sink.flush()
+                if status == .quit { return 0 }
+                if case .failed(let code) = status, !keepGoing { return code == 65 || code == 66 || code == 74 ? code : 1 }
+                if case .failed = status { sawFailure = true }
+            }
+            if !interactive { return sawFailure ? 1 : 0 }
+        }
+
+        if !(stdinIsTTY && stdoutIsTTY) && !(interactive && stdinIsTTY) {
+            return runPlain(session, sink: sink)
+        }
+        return runInteractive(session, sink: sink)
+    }
+
+    /// Standard input that is not a terminal: no prompt, no line editing, no banner.
+    func runPlain(_ session: Session, sink: StandardSink) -> Int32 {
+        var reader = ScriptReader()
+        var lineNumber = 0
+        var failed = false
+        while let raw = Swift.readLine(strippingNewline: true) {
+            lineNumber += 1
+            guard let (command, start) = reader.feed(raw, lineNumber: lineNumber) else { continue }
+            if echo { sink.write("> " + command + "\n", to: .out) }
+            let status = session.execute(command, origin: ("<stdin>", start))
+            sink.flush()
+            if status == .quit { return failed ? 1 : 0 }
+            if case .failed(let code) = status {
+                failed = true
+                if !keepGoing { return code == 65 || code == 66 || code == 74 ? code : 1 }
+            }
+        }
+        if let (command, start) = reader.finish(), case .failed = session.execute(command, origin: ("<stdin>", start)) {
+            failed = true
+        }
+        sink.flush()
+        return failed ? 1 : 0
+    }
+
+    func runInteractive(_ session: Session, sink: StandardSink) -> Int32 {
+        Terminal.installInterruptHandler()
+        let completer = Completer(registry: session.registry, listDirectory: Terminal.listDirectory)
+        let editor = LineEditor(
+            programName: "tagsh", historyPath: Terminal.historyPath(),
+            prompt: { session.prompt },
+            complete: { text in
+                let r = completer.complete(text)
+                return CompletionOffer(replacing: r.replacing, candidates: r.candidates)
+            })
+        if let ledger = session.ledger, let file = session.file {
+            sink.write("tagsh \(TagshVersion.string): \(file.displayName), \(ledger.count) transactions. `help` lists the commands; Ctrl-D quits.\n", to: .out)
+        } else {
+            sink.write("tagsh \(TagshVersion.string): no ledger open (`open FILE`). `help` lists the commands; Ctrl-D quits.\n", to: .out)
+        }
+        sink.flush()
+        while true {
+            switch editor.readLine() {
+            case .endOfInput:
+                sink.write("\n", to: .out)
+                let status = session.execute("quit")
+                sink.flush()
+                if status == .quit { return 0 }
+            case .interrupted:
+                sink.write("^C\n", to: .out)
+                sink.flush()
+            case .line(let line):
+                if !line.allSatisfy({ $0 == " " || $0 == "\t" }) { editor.addHistory(line) }
+                Terminal.resetInterrupt()
+                let status = session.execute(line)
+                sink.flush()
+                if status == .quit { return 0 }
+            }
+        }
+    }
+}
+
+/// `-c` and `-f` in the order they were given on the command line.
+enum ScriptSteps: Equatable {
+    case command(String, index: Int)
+    case file(String)
+
+    static func inOrder(_ arguments: [String]) -> [ScriptSteps] {
+        var steps: [ScriptSteps] = []
+        var i = 1
+        var commandIndex = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if a == "--" { break }
+            func take(_ make: (String) -> ScriptSteps) {
+                if i + 1 < arguments.count { steps.append(make(arguments[i + 1])); i += 1 }
+            }
+            if a == "-c" || a == "--command" {
+                commandIndex += 1
+                let n = commandIndex
+                take { .command($0, index: n) }
+            } else if a.hasPrefix("--command=") {
+                commandIndex += 1
+                steps.append(.command(String(a.dropFirst(10)), index: commandIndex))
+            } else if a == "-f" || a == "--file" {
+                take { .file($0) }
+            } else if a.hasPrefix("--file=") {
+                steps.append(.file(String(a.dropFirst(7))))
+            } else if ["--format", "--color", "--date-format"].contains(a) {
+                i += 1
+            }
+            i += 1
+        }
+        return steps
+    }
+}
+
+enum TagshVersion {
+    static let string = "0.1.0"
+}

@@ -1,0 +1,92 @@
+import Foundation
+import TagshShell
+import TagshTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by the SIGINT handler; read by long commands through `Session.interrupted`.
+nonisolated(unsafe) private var interruptCount: sig_atomic_t = 0
+
+/// What the executable needs from the terminal and the file system.
+enum Terminal {
+    static func columns() -> Int? {
+        var ws = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
+        return nil
+    }
+
+    /// A no-op handler rather than SIG_IGN (which children would inherit):
+    /// libedit re-raises SIGINT after Ctrl-C, and without a handler the process dies.
+    static func installInterruptHandler() {
+        signal(SIGINT) { _ in interruptCount = 1 }
+    }
+
+    static var wasInterrupted: Bool { interruptCount != 0 }
+    static func resetInterrupt() { interruptCount = 0 }
+
+    /// `$XDG_STATE_HOME/tagsh/history`, default `~/.local/state/tagsh/history`;
+    /// the folder is created (mode 0700). Nil when there is no home.
+    static func historyPath() -> String? {
+        let env = ProcessInfo.processInfo.environment
+        let base: String
+        if let state = env["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else if let home = env["HOME"], !home.isEmpty {
+            base = home + "/.local/state"
+        } else {
+            return nil
+        }
+        let folder = base + "/tagsh"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        return folder + "/history"
+    }
+
+    static func listDirectory(_ path: String) -> [(name: String, isDirectory: Bool)] {
+        let expanded = path.hasPrefix("~/") ? NSString(string: path).expandingTildeInPath : path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: expanded) else { return [] }
+        return names.map { name in
+            var isDir: ObjCBool = false
+            FileManager.default.fileExists(atPath: expanded + "/" + name, isDirectory: &isDir)
+            return (name, isDir.boolValue)
+        }
+    }
+}
+
+/// Standard output, buffered per command, and standard error, with stdout
+/// flushed first so the two stay in order.
+final class StandardSink: OutputSink {
+    private var buffer: [UInt8] = []
+
+    func write(_ text: String, to stream: OutputChannel) {
+        switch stream {
+        case .out:
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count > 1 << 16 { flush() }
+        case .err:
+            flush()
+            writeAll(2, Array(text.utf8))
+        }
+    }
+
+    func error(_ text: String) { write(text, to: .err) }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        writeAll(1, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+    }
+}
