@@ -141,7 +141,7 @@ public struct CSVReader {
         }
         guard let header else {
             if firstNonEmptyLine == nil {
-                throw Diagnostic("\(fileName): the file is empty: a CSV ledger needs a header row",
+                throw Diagnostic("the file is empty: a CSV ledger needs a header row",
                                  file: fileName, line: 1, column: 1)
             }
             throw Diagnostic(
@@ -166,7 +166,7 @@ public struct CSVReader {
         var defaultAccount: UInt32?
         var scratch: [UInt8] = []
         var tagNames: [String] = []
-        let required = max(columns.date, columns.description)
+        let required = max(columns.date, columns.description, columns.amount ?? 0)
 
         while true {
             let recordStart = scanner.pos

@@ -49,6 +49,9 @@ struct TagshCLI: ParsableCommand {
     @Option(name: .customLong("date-format"), help: ArgumentHelp("Force the order of CSV dates, e.g. %d/%m/%Y.", valueName: "FMT"))
     var dateFormat: String?
 
+    @Flag(name: .customLong("man-page"), help: .hidden)
+    var manPage = false
+
     @Argument(help: "The ledger file to open.")
     var ledger: String?
 
@@ -70,6 +73,10 @@ struct TagshCLI: ParsableCommand {
 
     /// Runs the session; returns the exit status.
     func start() -> Int32 {
+        if manPage {
+            print(ManPage.render(), terminator: "")
+            return 0
+        }
         setlocale(LC_CTYPE, "")
         if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
 
@@ -251,5 +258,5 @@ enum ScriptSteps: Equatable {
 }
 
 enum TagshVersion {
-    static let string = "0.1.0"
+    static let string = ManPage.version
 }
