@@ -3,6 +3,16 @@ import TagshModel
 
 /// A parsed query: an algebraic type, evaluated against a ledger by `QueryEvaluator`.
 public indirect enum Query: Sendable, Equatable {
+    /// Whether the query refers to the selection `@` anywhere.
+    public var usesSelection: Bool {
+        switch self {
+        case .all: false
+        case .term(let t): t == .selection
+        case .and(let p), .or(let p): p.contains { $0.usesSelection }
+        case .not(let q): q.usesSelection
+        }
+    }
+
     /// Matches every transaction (the empty query).
     case all
     case term(Term)
@@ -22,6 +32,8 @@ public enum Term: Sendable, Equatable {
     case amount(AmountTest)
     case date(DateRange)
     case id(ClosedRange<Int>)
+    /// `@`: in the current selection (what the last `ls` or `select` listed).
+    case selection
 }
 
 /// A case-insensitive text test: substring or regular expression.

@@ -7,8 +7,13 @@ import TagshModel
 /// million transactions from three thousand merchants runs three thousand times.
 public struct QueryEvaluator {
     public let ledger: Ledger
+    /// The rows `@` stands for.
+    public let selection: [Int]
 
-    public init(ledger: Ledger) { self.ledger = ledger }
+    public init(ledger: Ledger, selection: [Int] = []) {
+        self.ledger = ledger
+        self.selection = selection
+    }
 
     public func rows(matching query: Query) -> RowSet {
         let n = ledger.count
@@ -87,6 +92,8 @@ public struct QueryEvaluator {
         case .date(let range):
             let lo = range.from?.daysSinceEpoch ?? .min, hi = range.through?.daysSinceEpoch ?? .max
             return ledger.days.withUnsafeBufferPointer { days in RowSet(rowCount: n) { days[$0] >= lo && days[$0] <= hi } }
+        case .selection:
+            return RowSet(rowCount: n, rows: selection)
         case .id(let range):
             let lo = range.lowerBound - 1, hi = range.upperBound - 1
             return RowSet(rowCount: n) { $0 >= lo && $0 <= hi }

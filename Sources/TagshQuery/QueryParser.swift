@@ -64,6 +64,7 @@ public enum QueryParser {
             let rest = String(text.dropFirst())
             return .not(try parseTerm(rest, span: (span.lowerBound + 1)..<span.upperBound))
         }
+        if text == "@" { return .term(.selection) }
         guard let colon = text.firstIndex(of: ":") else {
             return .term(.merchant(.contains(text.lowercased())))
         }
@@ -116,25 +117,29 @@ public enum QueryParser {
 
     // MARK: amounts
 
+    /// Whether a number is compared signed: it has a sign, or is zero (as in hledger).
+    static func isSigned(_ text: String, _ value: Amount) -> Bool {
+        text.hasPrefix("-") || text.hasPrefix("+") || value.units == 0
+    }
+
     static func amountTest(_ text: String) -> AmountTest? {
         if let dots = text.firstRange(of: "..") {
             let a = String(text[..<dots.lowerBound]), b = String(text[dots.upperBound...])
             guard let lo = number(a), let hi = number(b) else { return nil }
-            let signed = a.hasPrefix("-") || a.hasPrefix("+") || b.hasPrefix("-") || b.hasPrefix("+")
+            let signed = isSigned(a, lo) || isSigned(b, hi)
             return AmountTest(lower: (.ge, lo), upper: (.le, hi), absolute: !signed)
         }
         for op in [AmountTest.Op.le, .ge, .lt, .gt, .eq] where text.hasPrefix(op.rawValue) {
             let rest = String(text.dropFirst(op.rawValue.count))
             guard let v = number(rest) else { return nil }
-            let signed = rest.hasPrefix("-") || rest.hasPrefix("+")
+            let signed = isSigned(rest, v)
             switch op {
             case .lt, .le: return AmountTest(lower: nil, upper: (op, v), absolute: !signed)
             default: return AmountTest(lower: (op, v), upper: nil, absolute: !signed)
             }
         }
         guard let v = number(text) else { return nil }
-        let signed = text.hasPrefix("-") || text.hasPrefix("+")
-        return AmountTest(lower: (.eq, v), upper: nil, absolute: !signed)
+        return AmountTest(lower: (.eq, v), upper: nil, absolute: !isSigned(text, v))
     }
 
     /// `-5.75`, `+10`, `1000`: digits with an optional sign and `.` decimals.

@@ -91,14 +91,26 @@ public struct Invocation {
     public func intValue(_ name: String, in range: ClosedRange<Int>) throws(ShellError) -> Int? {
         guard let w = values[name] else { return nil }
         guard let n = Int(w.text), range.contains(n) else {
-            throw .usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)", span: w.span)
+            let bounds = range.upperBound == .max ? "of \(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
+            throw .usage("--\(name) takes a whole number \(bounds)", span: w.span)
         }
         return n
     }
 
     /// The query made of every positional word (empty = everything).
     public func query(_ words: [Word]? = nil) throws(ShellError) -> Query {
-        do throws(QueryError) { return try QueryParser.parse(words ?? self.words) } catch { throw .query(error) }
+        let q: Query
+        do throws(QueryError) { q = try QueryParser.parse(words ?? self.words) } catch { throw .query(error) }
+        if q.usesSelection && session.selection == nil {
+            let at = (words ?? self.words).first { $0.text == "@" }
+            throw .usage("there is no selection yet: `ls` or `select` sets @", span: at?.span)
+        }
+        return q
+    }
+
+    /// The rows of the ledger that `query` matches, `@` included.
+    public func rows(matching query: Query, in ledger: Ledger) -> RowSet {
+        QueryEvaluator(ledger: ledger, selection: session.selection ?? []).rows(matching: query)
     }
 
     /// Refuses extra words beyond the first `count`.

@@ -52,7 +52,7 @@ enum HelpText {
     static let queryTerms: [(String, String)] = [
         ("WORD, desc:WORD, merchant:WORD", "the merchant contains WORD (case-insensitive)"),
         ("desc:/REGEX/", "regular expression, case-insensitive; also note:, acct:, tag:, cat:"),
-        ("amt:<-50, amt:>=10, amt:5..20, amt:-5.75", "amount tests; a number without a sign compares the absolute amount (as hledger), with a sign the signed amount"),
+        ("amt:<-50, amt:>=10, amt:5..20, amt:-5.75", "amount tests; as in hledger, a number with a sign (or 0) compares the signed amount, one without a sign the absolute amount"),
         ("date:2024, date:2024-03, date:2024-01-05", "a year, month or day"),
         ("date:2024-01..2024-03, date:..2023, date:2024-06..", "inclusive ranges, open at either end"),
         ("tag:NAME, tag:none, tag:any", "has the tag or a child of it (tag:trip matches trip/paris and trip:paris); has none; has some"),
@@ -60,6 +60,7 @@ enum HelpText {
         ("intent:want, intent:none", "the intent is want (need, want, culture, unexpected); has none"),
         ("note:WORD, acct:WORD", "the note or account contains WORD"),
         ("id:412, id:400..420", "transaction ids"),
+        ("@", "in the current selection: what the last ls or select listed"),
         ("-TERM, not TERM", "does not match TERM"),
         ("A B, A or B, (A or B) C", "terms side by side are ANDed; or; parentheses group"),
     ]

@@ -12,6 +12,7 @@ import Testing
 ///
 /// `TAGSH_RECORD=1 swift test` rewrites the files with the actual output, and
 /// still fails, so that recording is never mistaken for passing.
+@Suite(.serialized)
 struct TranscriptTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Transcripts")
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

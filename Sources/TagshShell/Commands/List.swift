@@ -24,7 +24,7 @@ extension Commands {
         let ledger = try inv.requireLedger()
         let query = try inv.query()
         let limit = try inv.intValue("limit", in: 0...Int.max)
-        var rows = QueryEvaluator(ledger: ledger).rows(matching: query).rows
+        var rows = inv.rows(matching: query, in: ledger).rows
         let total = rows.count
         if let w = inv.values["sort"] {
             switch w.text.lowercased() {
@@ -59,7 +59,7 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard !inv.words.isEmpty else { throw .usage("usage: select QUERY", span: nil) }
-        let rows = QueryEvaluator(ledger: ledger).rows(matching: try inv.query()).rows
+        let rows = inv.rows(matching: try inv.query(), in: ledger).rows
         inv.session.selection = rows
         inv.out.line("\(rows.count) selected")
     }
@@ -71,7 +71,7 @@ extension Commands {
         arguments: .query
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
-        inv.out.line(String(QueryEvaluator(ledger: ledger).rows(matching: try inv.query()).count))
+        inv.out.line(String(inv.rows(matching: try inv.query(), in: ledger).count))
     }
 }
 

@@ -46,7 +46,7 @@ extension Commands {
         arguments: .query
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
-        let rows = QueryEvaluator(ledger: ledger).rows(matching: try inv.query()).rows
+        let rows = inv.rows(matching: try inv.query(), in: ledger).rows
         var groups = Groups()
         for row in rows { groups.add(key: Int(ledger.merchant[row]), row: row, ledger: ledger) }
         let order = groups.keys.sorted { (groups[$0].count, ledger.merchants[UInt32($1)]) > (groups[$1].count, ledger.merchants[UInt32($0)]) }

@@ -29,7 +29,7 @@ extension Commands {
             }
             words.removeSubrange(i...(i + 1))
         }
-        let rows = QueryEvaluator(ledger: ledger).rows(matching: try inv.query(words)).rows
+        let rows = inv.rows(matching: try inv.query(words), in: ledger).rows
         var groups = Groups()
         var all = Groups.Group()
         for row in rows {

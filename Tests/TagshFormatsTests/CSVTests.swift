@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+import TagshModel
+@testable import TagshFormats
+
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+func fixture(_ name: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: fixtures.appendingPathComponent(name)))
+}
+
+struct CSVReadTests {
+    /// Each variant: file, transactions expected, and the first transaction as text.
+    static let variants: [(String, Int, String)] = [
+        ("basic.csv", 3, "2024-01-05 STARBUCKS 1234 -4.75"),
+        ("crlf.csv", 2, "2024-02-01 NETFLIX.COM -12.99 EUR"),
+        ("bom.csv", 2, "2024-03-01 CAFÉ EINSTEIN -3.90"),
+        ("german.csv", 3, "2024-01-05 EDEKA -1234.56"),
+        ("tab.tsv", 2, "2024-04-01 UBER *TRIP -18.40"),
+        ("debit-credit.csv", 3, "2024-01-15 SHELL 2231 -45.10 $"),
+        ("quoted.csv", 3, "2024-05-01 SMITH, JONES & CO -120.00"),
+        ("no-final-newline.csv", 2, "2024-06-01 IKEA -89.00"),
+        ("amounts.csv", 6, "2024-07-01 DENTIST -120.00"),
+        ("preamble.csv", 2, "2024-08-01 CINEMAXX -11.50"),
+        ("annotated.csv", 4, "2024-09-01 STARBUCKS 1234 -4.75 USD"),
+        ("us-dates.csv", 2, "2023-12-31 NEW YEAR PARTY -80.00"),
+        ("spaces.csv", 1, "2024-10-01 PADDED MERCHANT -9.99"),
+        ("header-only.csv", 0, ""),
+    ]
+
+    @Test(arguments: variants)
+    func readsAndRendersByteIdentical(_ name: String, _ count: Int, _ first: String) throws {
+        let bytes = try fixture(name)
+        let loaded = try LedgerDocument.read(bytes, fileName: name, format: .csv, options: ReadOptions())
+        #expect(loaded.ledger.count == count)
+        #expect(loaded.skipped.isEmpty)
+        if count > 0 {
+            let t = loaded.ledger.transaction(0)
+            let text = "\(t.day) \(t.merchant) \(t.amount)" + (t.currency.isEmpty ? "" : " \(t.currency)")
+            #expect(text == first)
+        }
+        #expect(loaded.document.render(loaded.ledger, changedRows: []) == bytes)
+    }
+
+    @Test func allAmountsOfTheAmountsFixture() throws {
+        let loaded = try LedgerDocument.read(try fixture("amounts.csv"), fileName: "amounts.csv", format: .csv, options: ReadOptions())
+        let amounts = (0..<loaded.ledger.count).map { loaded.ledger.amount($0).description }
+        #expect(amounts == ["-120.00", "5", "-1150.00", "12.50", "-7.25", "3.10"])
+        let currencies = (0..<loaded.ledger.count).map { loaded.ledger.transaction($0).currency }
+        #expect(currencies == ["", "$", "", "USD", "", "€"])
+    }
+
+    @Test func layoutDetection() throws {
+        func layout(_ name: String) throws -> CSVLayout {
+            let loaded = try LedgerDocument.read(try fixture(name), fileName: name, format: .csv, options: ReadOptions())
+            guard case .csv(let l) = loaded.document.layout else { throw Diagnostic("not csv") }
+            return l
+        }
+        let german = try layout("german.csv")
+        #expect(german.delimiter == UInt8(ascii: ";"))
+        #expect(german.decimalComma)
+        #expect(german.dateFormat == .dmy)
+        #expect(german.headerLine == 2)
+        #expect(try layout("tab.tsv").delimiter == 0x09)
+        #expect(try layout("crlf.csv").lineEnding == [0x0D, 0x0A])
+        #expect(try layout("bom.csv").hasBOM)
+        #expect(try layout("us-dates.csv").dateFormat == .mdy)
+        #expect(try layout("basic.csv").decimalComma == false)
+    }
+
+    @Test func debitAndCreditMakeOneSignedAmount() throws {
+        let l = try LedgerDocument.read(try fixture("debit-credit.csv"), fileName: "x.csv", format: .csv, options: ReadOptions()).ledger
+        #expect((0..<l.count).map { l.amount($0).description } == ["-45.10", "19.99", "-1204.33"])
+    }
+
+    @Test func annotationsAreRead() throws {
+        let l = try LedgerDocument.read(try fixture("annotated.csv"), fileName: "a.csv", format: .csv, options: ReadOptions()).ledger
+        let t = l.transaction(0)
+        #expect(t.category == "Food")
+        #expect(t.tags == ["coffee", "Work"])
+        #expect(t.note == "with Anna")
+        #expect(t.intent == .want)
+        // Tags compare case-insensitively; the first spelling is kept.
+        #expect(l.transaction(3).tags == ["gift", "trip/paris", "coffee"])
+        #expect(l.categories[l.categories.id(of: "coffee")!].isDefault == false)
+        #expect(l.transaction(1).note == nil)
+    }
+
+    @Test func quotedFieldsKeepCommasQuotesAndNewlines() throws {
+        let l = try LedgerDocument.read(try fixture("quoted.csv"), fileName: "q.csv", format: .csv, options: ReadOptions()).ledger
+        #expect(l.transaction(1).merchant == "BAR \"ZUM HIRSCH\"")
+        #expect(l.transaction(2).merchant == "MULTI\nLINE SHOP")
+        #expect(l.transaction(2).note == "a note\nover two lines")
+        #expect(l.transaction(1).note == nil)
+    }
+
+    @Test func forcedDateFormat() throws {
+        let bytes = Array("Date,Description,Amount\n05/03/2024,X,-1.00\n".utf8)
+        let dmy = try LedgerDocument.read(bytes, fileName: "d.csv", format: .csv, options: ReadOptions(dateFormat: .dmy)).ledger
+        #expect(dmy.day(0).description == "2024-03-05")
+        let mdy = try LedgerDocument.read(bytes, fileName: "d.csv", format: .csv, options: ReadOptions()).ledger
+        #expect(mdy.day(0).description == "2024-05-03")
+    }
+
+    /// Malformed files: message, line and column.
+    static let malformed: [(String, String, Int, Int)] = [
+        ("bad-date.csv", "cannot read date '2024-13-45' as %Y-%m-%d", 3, 1),
+        ("bad-amount.csv", "cannot read amount '12..5'", 3, 23),
+        ("unterminated.csv", "quoted field is never closed", 2, 12),
+        ("no-header.csv", "no header row: expected columns named date, description (or payee, merchant, name) and amount (or debit and credit)", 1, 1),
+        ("empty.csv", "the file is empty: a CSV ledger needs a header row", 1, 1),
+        ("bad-intent.csv", "unknown intent 'wants': use need, want, culture, unexpected or leave it empty", 2, 20),
+        ("text-after-quote.csv", "unexpected text after a closing quote", 2, 20),
+        ("short-row.csv", "expected at least 3 fields, found 1", 2, 11),
+    ]
+
+    @Test(arguments: malformed)
+    func malformedFilesNameLineAndColumn(_ name: String, _ message: String, _ line: Int, _ column: Int) throws {
+        let bytes = try fixture(name)
+        do throws(Diagnostic) {
+            _ = try LedgerDocument.read(bytes, fileName: name, format: .csv, options: ReadOptions())
+            Issue.record("\(name) was read without an error")
+        } catch {
+            #expect(error.message == message)
+            #expect(error.file == name)
+            #expect(error.line == line)
+            #expect(error.column == column)
+        }
+    }
+
+    @Test func skipBadLoadsTheRestAndListsWhatWasSkipped() throws {
+        let loaded = try LedgerDocument.read(try fixture("bad-amount.csv"), fileName: "b.csv", format: .csv,
+                                             options: ReadOptions(skipBad: true))
+        #expect(loaded.ledger.count == 2)
+        #expect(loaded.skipped.map(\.line) == [3])
+        #expect(loaded.ledger.transaction(1).merchant == "ALSO OK")
+        // The skipped line is still in the file when saved.
+        #expect(loaded.document.render(loaded.ledger, changedRows: []) == (try fixture("bad-amount.csv")))
+    }
+}
+
+struct AmountParserTests {
+    static let cases: [(String, Bool, String?, String?)] = [
+        ("-4.75", false, "-4.75", nil),
+        ("3200", false, "3200", nil),
+        ("-1,234.56", false, "-1234.56", nil),
+        ("(12.00)", false, "-12.00", nil),
+        ("$5", false, "5", "$"),
+        ("-$5.00", false, "-5.00", "$"),
+        ("$-5.00", false, "-5.00", "$"),
+        ("1.234,56", true, "1234.56", nil),
+        ("-2,5", true, "-2.5", nil),
+        ("1 234,56", true, "1234.56", nil),
+        ("12.50 USD", false, "12.50", "USD"),
+        ("EUR 7", false, "7", "EUR"),
+        ("€3.10", false, "3.10", "€"),
+        ("7.25-", false, "-7.25", nil),
+        ("+8", false, "8", nil),
+        ("1'000.00", false, "1000.00", nil),
+        ("12..5", false, nil, nil),
+        ("", false, nil, nil),
+        ("abc", false, nil, nil),
+        ("1.2.3", false, nil, nil),
+        ("5 USD EUR", false, nil, nil),
+        ("1234567890123456789", false, nil, nil),
+        ("12.", false, nil, nil),
+    ]
+
+    @Test(arguments: cases)
+    func parses(_ text: String, _ decimalComma: Bool, _ expected: String?, _ symbol: String?) {
+        let parsed = AmountParser.parse(text, decimalComma: decimalComma)
+        #expect(parsed?.amount.description == expected)
+        if expected != nil { #expect(parsed?.symbol == symbol) }
+    }
+}
+
+struct ExportTests {
+    @Test func jsonEscapesAndKeepsAmountsExact() throws {
+        let l = try LedgerDocument.read(try fixture("quoted.csv"), fileName: "q.csv", format: .csv, options: ReadOptions()).ledger
+        let json = Export.json(l)
+        #expect(json.contains(#""merchant": "BAR \"ZUM HIRSCH\"""#))
+        #expect(json.contains(#""merchant": "MULTI\nLINE SHOP""#))
+        #expect(json.contains(#""amount": "-120.00""#))
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect((parsed?["transactions"] as? [Any])?.count == 3)
+    }
+
+    @Test func csvExportReadsBackTheSame() throws {
+        let original = try LedgerDocument.read(try fixture("annotated.csv"), fileName: "a.csv", format: .csv, options: ReadOptions()).ledger
+        let exported = Array(Export.csv(original).utf8)
+        let again = try LedgerDocument.read(exported, fileName: "a.csv", format: .csv, options: ReadOptions()).ledger
+        #expect((0..<original.count).map(original.transaction) == (0..<again.count).map(again.transaction))
+    }
+}
+
+struct FileIOTests {
+    @Test func atomicWriteKeepsModeAndFollowsLinks() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-io-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("real.csv").path
+        let link = dir.appendingPathComponent("link.csv").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        chmod(target, 0o640)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        try FileIO.writeAtomically(Array("new".utf8), to: link)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "new")
+        #expect((try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType) == .typeSymbolicLink)
+        #expect(FileIO.stamp(of: target).map { $0.mode & 0o777 } == 0o640)
+        // No temporary files are left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link.csv", "real.csv"])
+    }
+
+    @Test func readErrorsSayWhy() {
+        #expect(throws: FileError(path: "/nonexistent/x.csv", kind: .notFound, whileWriting: false)) {
+            _ = try FileIO.read("/nonexistent/x.csv")
+        }
+        #expect(throws: FileError(path: "/tmp", kind: .isDirectory, whileWriting: false)) {
+            _ = try FileIO.read("/tmp")
+        }
+    }
+
+    @Test func failedWriteLeavesTheOriginal() throws {
+        #expect(throws: FileError.self) {
+            try FileIO.writeAtomically(Array("x".utf8), to: "/nonexistent-folder/file.csv")
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import Testing
+import TagshModel
+@testable import TagshQuery
+
+/// A compact text form of a query, so tables read like the language.
+func sexp(_ q: Query) -> String {
+    switch q {
+    case .all: return "all"
+    case .and(let p): return "(and " + p.map(sexp).joined(separator: " ") + ")"
+    case .or(let p): return "(or " + p.map(sexp).joined(separator: " ") + ")"
+    case .not(let p): return "(not " + sexp(p) + ")"
+    case .term(let t):
+        func text(_ p: TextPattern) -> String {
+            switch p {
+            case .contains(let s): "~" + s
+            case .regex(let r): "/" + r.source + "/"
+            }
+        }
+        switch t {
+        case .merchant(let p): return "desc" + text(p)
+        case .note(let p): return "note" + text(p)
+        case .account(let p): return "acct" + text(p)
+        case .tag(.named(let n)): return "tag=" + n
+        case .tag(.none): return "tag=none"
+        case .tag(.any): return "tag=any"
+        case .tag(.regex(let r)): return "tag/" + r.source + "/"
+        case .category(.named(let n)): return "cat=" + n
+        case .category(.none): return "cat=none"
+        case .category(.regex(let r)): return "cat/" + r.source + "/"
+        case .intent(let i): return "intent=" + (i?.description ?? "none")
+        case .amount(let a):
+            var s = a.absolute ? "|amt|" : "amt"
+            if let l = a.lower { s += l.op.rawValue + l.value.description }
+            if let u = a.upper { s += u.op.rawValue + u.value.description }
+            return s
+        case .date(let d): return "date[" + (d.from?.description ?? "") + ".." + (d.through?.description ?? "") + "]"
+        case .id(let r): return "id[\(r.lowerBound)..\(r.upperBound)]"
+        case .selection: return "@"
+        }
+    }
+}
+
+func parse(_ line: String) throws -> Query {
+    try QueryParser.parse(try Lexer.words(in: line))
+}
+
+struct QueryParserTests {
+    static let table: [(String, String)] = [
+        ("", "all"),
+        ("starbucks", "desc~starbucks"),
+        ("STARBUCKS coffee", "(and desc~starbucks desc~coffee)"),
+        ("desc:Uber merchant:trip", "(and desc~uber desc~trip)"),
+        ("'desc:/^uber\\b/'", "desc/^uber\\b/"),
+        ("desc:\"WHOLE FOODS\"", "desc~whole foods"),
+        ("note:anna acct:visa", "(and note~anna acct~visa)"),
+        ("note:/ann?a/ acct:/^card/", "(and note/ann?a/ acct/^card/)"),
+        ("amt:<-50", "amt<-50"),
+        ("amt:>=10", "|amt|>=10"),
+        ("amt:5..20", "|amt|>=5<=20"),
+        ("amt:-20..-5", "amt>=-20<=-5"),
+        ("amt:-5.75", "amt=-5.75"),
+        ("amt:12", "|amt|=12"),
+        ("amt:<0", "amt<0"),
+        ("date:2024", "date[2024-01-01..2024-12-31]"),
+        ("date:2024-02", "date[2024-02-01..2024-02-29]"),
+        ("date:2024-01-05", "date[2024-01-05..2024-01-05]"),
+        ("date:2024-01..2024-03", "date[2024-01-01..2024-03-31]"),
+        ("date:..2023", "date[..2023-12-31]"),
+        ("date:2024-06..", "date[2024-06-01..]"),
+        ("tag:Trip", "tag=trip"),
+        ("tag:none", "tag=none"),
+        ("tag:any", "tag=any"),
+        ("tag:/^trip/", "tag/^trip/"),
+        ("cat:Food", "cat=food"),
+        ("cat:none", "cat=none"),
+        ("cat:/^f/", "cat/^f/"),
+        ("intent:want", "intent=want"),
+        ("intent:none", "intent=none"),
+        ("id:412", "id[412..412]"),
+        ("id:400..420", "id[400..420]"),
+        ("-tag:coffee", "(not tag=coffee)"),
+        ("not starbucks", "(not desc~starbucks)"),
+        ("a or b", "(or desc~a desc~b)"),
+        ("a b or c", "(or (and desc~a desc~b) desc~c)"),
+        ("a (b or c)", "(and desc~a (or desc~b desc~c))"),
+        ("(tag:a or tag:b) -cat:none", "(and (or tag=a tag=b) (not cat=none))"),
+        ("-(a or b)", "(not (or desc~a desc~b))"),
+        ("not (a or b) c", "(and (not (or desc~a desc~b)) desc~c)"),
+        ("((a))", "desc~a"),
+        ("a and b", "(and desc~a desc~b)"),
+        ("'or'", "desc~or"),
+        ("@ -tag:coffee", "(and @ (not tag=coffee))"),
+        ("\"(paren)\"", "desc~(paren)"),
+    ]
+
+    @Test(arguments: table)
+    func parses(_ text: String, _ expected: String) throws {
+        #expect(sexp(try parse(text)) == expected)
+    }
+
+    /// Malformed queries: the error and the characters the caret marks.
+    static let errors: [(String, String, Range<Int>)] = [
+        ("foo:bar", "unknown query key 'foo:'", 0..<7),
+        ("a tag:", "'tag:' needs a value", 2..<6),
+        ("desc:/(/", "bad regular expression /(/", 0..<8),
+        ("amt:>>5", "bad amount '>>5'", 0..<7),
+        ("amt:abc", "bad amount 'abc'", 0..<7),
+        ("date:2024-13", "bad date '2024-13'", 0..<12),
+        ("date:24", "bad date '24'", 0..<7),
+        ("date:..", "bad date '..'", 0..<7),
+        ("id:0", "bad id '0'", 0..<4),
+        ("id:9..3", "bad id '9..3'", 0..<7),
+        ("intent:wants", "unknown intent 'wants'", 0..<12),
+        ("(a or b", "'(' is never closed", 0..<1),
+        ("a or b)", "')' without a matching '('", 6..<7),
+        ("a or", "'or' needs a term after it", 2..<4),
+        ("or a", "'or' needs a term after it", 0..<2),
+        ("not", "'not' needs a term after it", 0..<3),
+        ("a ()", "'(' needs a term after it", 2..<4),
+    ]
+
+    @Test(arguments: errors)
+    func errorsPointAtTheTerm(_ text: String, _ message: String, _ span: Range<Int>) throws {
+        do {
+            let q = try parse(text)
+            Issue.record("parsed as \(sexp(q))")
+        } catch let e as QueryError {
+            #expect(e.message.hasPrefix(message), "\(e.message)")
+            #expect(e.span == span)
+        }
+    }
+}
+
+struct LexerTests {
+    static let table: [(String, [String])] = [
+        ("ls tag:a", ["ls", "tag:a"]),
+        ("  echo   'a b'  \"c d\"", ["echo", "a b", "c d"]),
+        ("echo a\\ b", ["echo", "a b"]),
+        ("echo \"say \\\"hi\\\"\"", ["echo", "say \"hi\""]),
+        ("echo 'it'\\''s'", ["echo", "it's"]),
+        ("echo desc:\"WHOLE FOODS\"x", ["echo", "desc:WHOLE FOODSx"]),
+        ("echo a # comment", ["echo", "a"]),
+        ("echo a#b", ["echo", "a#b"]),
+        ("echo '' \"\"", ["echo", "", ""]),
+        ("echo \"a\\nb\"", ["echo", "a\\nb"]),
+        ("echo café 日本", ["echo", "café", "日本"]),
+    ]
+
+    @Test(arguments: table)
+    func words(_ line: String, _ expected: [String]) throws {
+        #expect(try Lexer.words(in: line).map(\.text) == expected)
+    }
+
+    @Test func spansAreCharacterOffsets() throws {
+        let w = try Lexer.words(in: "ls  café 'x y'")
+        #expect(w.map(\.span) == [0..<2, 4..<8, 9..<14])
+    }
+
+    @Test func unterminatedQuotes() {
+        #expect(throws: Lexer.Problem.unterminatedQuote("'", at: 5)) { try Lexer.words(in: "echo 'abc") }
+        #expect(throws: Lexer.Problem.unterminatedQuote("\"", at: 7)) { try Lexer.words(in: "echo a \"b") }
+        #expect(throws: Lexer.Problem.trailingBackslash(at: 6)) { try Lexer.words(in: "echo a\\") }
+    }
+
+    @Test(arguments: ["plain", "two words", "it's", "", "tag:a/b", "$HOME"])
+    func quoteRoundTrips(_ text: String) throws {
+        #expect(try Lexer.words(in: "echo " + Lexer.quote(text)).dropFirst().map(\.text) == [text])
+    }
+}
+
+struct EvaluatorTests {
+    /// A small ledger: merchants repeat so per-merchant evaluation is exercised.
+    static func ledger() -> Ledger {
+        var l = Ledger()
+        let rows: [(String, String, Int64, UInt8, String, Intent?, String?, [String], String?)] = [
+            ("2024-01-05", "STARBUCKS 1234", -475, 2, "Checking", .want, "Food", ["coffee"], "with Anna"),
+            ("2024-01-06", "Starbucks 0567", -380, 2, "Checking", nil, nil, ["Coffee", "work"], nil),
+            ("2024-02-01", "UBER *TRIP", -1840, 2, "Visa", .need, "Transport", ["trip/paris"], nil),
+            ("2024-03-01", "ACME SALARY", 320000, 2, "Checking", nil, "Income", [], nil),
+            ("2023-12-31", "STARBUCKS 1234", -5750, 3, "Visa", .culture, nil, ["trip:rome"], "gift"),
+        ]
+        for r in rows {
+            l.append(day: Day(iso: Substring(r.0))!, merchant: l.merchants.intern(r.1), amount: Amount(units: r.2, scale: r.3),
+                     currency: l.currencies.intern("EUR"), account: l.accounts.intern(r.4), intent: r.5,
+                     category: r.6.map { l.categories.intern($0) } ?? 0, tagSet: l.internTagSet(r.7),
+                     note: r.8.map { l.notes.intern($0) } ?? 0)
+        }
+        return l
+    }
+
+    static let table: [(String, [Int])] = [
+        ("", [1, 2, 3, 4, 5]),
+        ("starbucks", [1, 2, 5]),
+        ("'desc:/^starbucks \\d{4}$/'", [1, 2, 5]),
+        ("amt:<0", [1, 2, 3, 5]),
+        ("amt:>0", [4]),
+        ("'desc:/^STARBUCKS 1/'", [1, 5]),
+        ("tag:coffee", [1, 2]),
+        ("tag:trip", [3, 5]),
+        ("tag:trip/paris", [3]),
+        ("tag:none", [4]),
+        ("tag:any", [1, 2, 3, 5]),
+        ("tag:/^w/", [2]),
+        ("cat:food", [1]),
+        ("cat:none", [2, 5]),
+        ("cat:/^(food|income)$/", [1, 4]),
+        ("intent:need", [3]),
+        ("intent:none", [2, 4]),
+        ("amt:<-5", [3, 5]),
+        ("amt:>=10", [3, 4]),
+        ("amt:5..20", [3, 5]),
+        ("amt:-5.75", [5]),
+        ("amt:-5.750", [5]),
+        ("amt:4.75", [1]),
+        ("date:2024", [1, 2, 3, 4]),
+        ("date:2024-01", [1, 2]),
+        ("date:2024-01-06", [2]),
+        ("date:..2023", [5]),
+        ("date:2024-02..", [3, 4]),
+        ("date:2024-01..2024-02", [1, 2, 3]),
+        ("note:ann", [1]),
+        ("note:/^g/", [5]),
+        ("acct:visa", [3, 5]),
+        ("id:2", [2]),
+        ("id:2..4", [2, 3, 4]),
+        ("id:4..99", [4, 5]),
+        ("-starbucks", [3, 4]),
+        ("starbucks or uber", [1, 2, 3, 5]),
+        ("starbucks not tag:coffee", [5]),
+        ("(acct:visa or intent:want) amt:<0", [1, 3, 5]),
+        ("nothing-matches", []),
+    ]
+
+    @Test(arguments: table)
+    func matches(_ text: String, _ ids: [Int]) throws {
+        let rows = QueryEvaluator(ledger: Self.ledger()).rows(matching: try parse(text))
+        #expect(rows.rows.map { $0 + 1 } == ids)
+    }
+}

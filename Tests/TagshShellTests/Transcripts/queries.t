@@ -1,0 +1,133 @@
+# Every query term, counted on the demo ledger, and malformed queries with carets.
+$ open demo.csv
+opened demo.csv: 542 transactions
+$ count starbucks
+54
+$ count desc:STARBUCKS
+54
+$ count merchant:starbucks
+54
+$ count 'desc:/^starbucks \d{4}$/'
+54
+$ count desc:"WHOLE FOODS"
+11
+$ count note:/./
+12
+$ count note:anna
+0
+$ count acct:credit
+258
+$ count 'acct:/^check/'
+281
+$ count amt:<-50
+145
+$ count amt:>=1000
+46
+$ count amt:5..20
+144
+$ count amt:-20..-5
+144
+$ count amt:-29.90
+22
+$ count amt:<0
+514
+$ count date:2025
+298
+$ count date:2025-02
+25
+$ count date:2025-01-07
+1
+$ count date:2025-01..2025-03
+76
+$ count date:..2025-06
+161
+$ count date:2026-06..
+117
+$ count tag:coffee
+55
+$ count tag:trip
+22
+$ count tag:trip/lisbon
+11
+$ count tag:none
+352
+$ count tag:any
+190
+$ count 'tag:/^work/'
+32
+$ count cat:food
+29
+$ count cat:none
+312
+$ count 'cat:/^(food|coffee)$/'
+46
+$ count intent:want
+53
+$ count intent:none
+418
+$ count id:42
+1
+$ count id:400..420
+21
+$ count -tag:coffee
+487
+$ count not tag:coffee
+487
+$ count starbucks -tag:coffee
+10
+$ count starbucks or cafe
+68
+$ count (starbucks or cafe) date:2026
+30
+$ count -(tag:any or cat:none)
+156
+$ ls starbucks amt:<-5 --limit 3
+ ID  DATE        MERCHANT           AMOUNT  I  CATEGORY  TAGS
+ 46  2025-02-25  STARBUCKS 0567  -5.10 EUR               coffee
+ 71  2025-03-28  STARBUCKS 1234  -6.50 EUR     Food      coffee
+107  2025-04-30  STARBUCKS 0567  -5.20 EUR               coffee
+(3 of 15 transactions)
+$ count foo:bar
+error: unknown query key 'foo:' (keys: desc: merchant: tag: cat: intent: amt: date: note: acct: id:)
+  count foo:bar
+        ^^^^^^^
+$ count tag:
+error: 'tag:' needs a value
+  count tag:
+        ^^^^
+$ count 'desc:/(/'
+error: bad regular expression /(/
+  count 'desc:/(/'
+        ^^^^^^^^^^
+$ count amt:>>5
+error: bad amount '>>5': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B
+  count amt:>>5
+        ^^^^^^^
+$ count date:2025-13
+error: bad date '2025-13': use YYYY, YYYY-MM, YYYY-MM-DD, or a range A..B, ..B, A..
+  count date:2025-13
+        ^^^^^^^^^^^^
+$ count id:0
+error: bad id '0': use id:N or id:A..B
+  count id:0
+        ^^^^
+$ count intent:wants
+error: unknown intent 'wants': use need, want, culture, unexpected or none
+  count intent:wants
+        ^^^^^^^^^^^^
+$ count (tag:coffee or cafe
+error: '(' is never closed
+  count (tag:coffee or cafe
+        ^
+$ count tag:coffee or
+error: 'or' needs a term after it
+  count tag:coffee or
+                   ^^
+$ count tag:coffee)
+error: ')' without a matching '('
+  count tag:coffee)
+                  ^
+$ count not
+error: 'not' needs a term after it
+  count not
+        ^^^

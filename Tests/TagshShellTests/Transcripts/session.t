@@ -1,0 +1,147 @@
+# Settings, echo, help, source, the sidecar file and quitting.
+$ set
+max-tags  10
+sample    5
+color     auto
+width     100
+$ set max-tags 12
+$ set sample 3
+$ set width 60
+$ set
+max-tags  12
+sample    3
+color     auto
+width     60
+$ set width auto
+$ echo hello   world
+hello world
+$ echo 'two  spaces' "and \"quotes\""
+two  spaces and "quotes"
+$ help
+Files
+  open        open a ledger file, replacing the current one
+  save        write the ledger back to its file, changing only what was changed
+  export      write the whole ledger to another file in a fresh layout
+  info        describe the open ledger: file, format, size, dates, currencies
+
+Exploring
+  ls          list matching transactions in a table; sets the selection @
+  select      set the selection @ to the matching transactions without listing them
+  count       print how many transactions match, as a bare number
+  show        show every field of one transaction, tags as coloured chips
+  tags        list tags with how many transactions carry each
+  merchants   list merchants of the matching transactions with counts and totals
+  categories  list categories, default and custom, with counts, colours and icons
+  intents     list the four intents with their marks, counts and totals
+  summary     totals of the matching transactions by a field, with a bar chart
+
+Scripting and session
+  source      run the commands in a file
+  set         show the settings, or change one
+  echo        print the words, separated by spaces
+  help        list the commands, or explain one command or the query language
+  quit        leave tagsh (with unsaved changes, the first quit warns)
+
+`help COMMAND` explains one command; `help query` the query language.
+$ help ls
+usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--json]
+aliases: list
+
+list matching transactions in a table; sets the selection @
+
+Lists the transactions the query matches (all when there is no query) in a
+table fitted to the terminal width: id, date, merchant, amount, intent mark,
+category and tags. Long merchants are cut with an ellipsis. What is listed
+becomes the selection @ that annotation commands take as a target. See `help
+query` for the query language.
+
+options:
+  --limit N   list at most N transactions
+  --sort KEY  order by date (the default), amount or merchant
+  --json      one JSON object per transaction
+
+examples:
+  ls
+  ls starbucks --limit 10
+  ls tag:trip date:2025 --sort amount
+  ls 'desc:/^uber/' or cat:Transport
+$ help exit
+usage: quit
+aliases: exit
+
+leave tagsh (with unsaved changes, the first quit warns)
+
+Ctrl-D on an empty line does the same. With unsaved changes the first quit
+warns and a second one discards them.
+
+examples:
+  quit
+$ help query
+Queries select transactions for ls, count, select, merchants and summary.
+
+  WORD, desc:WORD, merchant:WORD
+      the merchant contains WORD (case-insensitive)
+  desc:/REGEX/
+      regular expression, case-insensitive; also note:, acct:, tag:, cat:
+  amt:<-50, amt:>=10, amt:5..20, amt:-5.75
+      amount tests; as in hledger, a number with a sign (or 0) compares the signed amount, one without a sign the absolute amount
+  date:2024, date:2024-03, date:2024-01-05
+      a year, month or day
+  date:2024-01..2024-03, date:..2023, date:2024-06..
+      inclusive ranges, open at either end
+  tag:NAME, tag:none, tag:any
+      has the tag or a child of it (tag:trip matches trip/paris and trip:paris); has none; has some
+  cat:NAME, cat:none
+      the category is NAME (case-insensitive); has none
+  intent:want, intent:none
+      the intent is want (need, want, culture, unexpected); has none
+  note:WORD, acct:WORD
+      the note or account contains WORD
+  id:412, id:400..420
+      transaction ids
+  @
+      in the current selection: what the last ls or select listed
+  -TERM, not TERM
+      does not match TERM
+  A B, A or B, (A or B) C
+      terms side by side are ANDed; or; parentheses group
+
+Quote a term that has spaces or backslashes: desc:"WHOLE FOODS", 'desc:/^uber\b/'.
+$ open sidecar.csv
+opened sidecar.csv: 1 transaction
+$ set
+max-tags  12
+sample    7
+color     auto
+width     auto
+$ open demo.csv
+opened demo.csv: 542 transactions
+$ source script.tagsh
+from the script
+55
+nested
+$ source failing.tagsh
+one
+failing.tagsh:2:4: error: unknown query key 'foo:' (keys: desc: merchant: tag: cat: intent: amt: date: note: acct: id:)
+  ls foo:bar
+     ^^^^^^^
+error: failing.tagsh: stopped at the first failing command
+$ echo still here
+still here
+$ source cycle.tagsh
+before
+cycle.tagsh:2: error: cycle.tagsh: already being sourced (a file that sources itself, directly or not, would never end)
+error: cycle.tagsh: stopped at the first failing command
+$ source missing.tagsh
+error: missing.tagsh: no such file
+$ export all.json
+exported 542 transactions to all.json (json)
+$ export copy.csv
+exported 542 transactions to copy.csv (csv)
+$ open copy.csv
+opened copy.csv: 542 transactions
+$ count tag:coffee
+55
+$ save
+saved copy.csv (542 transactions)
+$ quit
