@@ -28,12 +28,12 @@ public struct Completer {
         let before = String(chars[..<start])
         let words = (try? Lexer.words(in: before)) ?? []
         if words.isEmpty {
-            return Result(replacing: current.count, candidates: matching(current, registry.commands.map(\.name)))
+            return Result(replacing: current.count, candidates: matching(current, registry.commands.map(\.name).sorted()))
         }
         guard let command = registry.command(named: words[0].text) else { return Result(replacing: 0, candidates: []) }
         switch command.arguments {
         case .command where words.count == 1:
-            return Result(replacing: current.count, candidates: matching(current, registry.commands.map(\.name) + ["query"]))
+            return Result(replacing: current.count, candidates: matching(current, (registry.commands.map(\.name) + ["query"]).sorted()))
         case .settings where words.count == 1:
             return Result(replacing: current.count, candidates: matching(current, Settings.names))
         case .file:

@@ -37,15 +37,16 @@ struct Table {
         guard let width else { return w }
         let gaps = 2 * max(0, columns.count - 1)
         var excess = w.reduce(0, +) + gaps - width
-        while excess > 0 {
-            // Narrow the widest shrinkable column still above its minimum.
-            guard let i = columns.indices
-                .filter({ columns[$0].shrinkable && w[$0] > max(columns[$0].minWidth, TextSafety.displayWidth(columns[$0].header)) })
-                .max(by: { w[$0] < w[$1] }) else { break }
-            let floor = max(columns[i].minWidth, TextSafety.displayWidth(columns[i].header))
-            let cut = min(excess, w[i] - floor, max(1, (w[i] - floor + 1) / 2))
-            w[i] -= cut
-            excess -= cut
+        // First narrow the widest shrinkable column down to its minimum,
+        // then, if that is not enough, down to one column.
+        for floorOf in [{ (c: Column) in c.minWidth }, { (_: Column) in 1 }] {
+            while excess > 0 {
+                guard let i = columns.indices.filter({ columns[$0].shrinkable && w[$0] > floorOf(columns[$0]) })
+                    .max(by: { w[$0] < w[$1] }) else { break }
+                let cut = min(excess, w[i] - floorOf(columns[i]), max(1, (w[i] - floorOf(columns[i]) + 1) / 2))
+                w[i] -= cut
+                excess -= cut
+            }
         }
         return w
     }
@@ -54,7 +55,9 @@ struct Table {
         let w = widths(fitting: width)
         var out = ""
         out.reserveCapacity(rows.count * 80)
-        let header = columns.indices.map { TextSafety.pad(columns[$0].header, w[$0], alignRight: columns[$0].alignRight) }
+        let header = columns.indices.map {
+            TextSafety.pad(TextSafety.truncate(columns[$0].header, toWidth: w[$0]), w[$0], alignRight: columns[$0].alignRight)
+        }
         out += style.bold(header.joined(separator: "  ").trimmingTrailingSpaces()) + "\n"
         for row in rows { out += line(row, w) + "\n" }
         return out

@@ -81,11 +81,11 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) -> String
     var table = Table([
         .init(header: "ID", alignRight: true),
         .init(header: "DATE"),
-        .init(header: "MERCHANT", shrinkable: true, minWidth: 12),
+        .init(header: "MERCHANT", shrinkable: true, minWidth: 10),
         .init(header: "AMOUNT", alignRight: true),
         .init(header: "I"),
-        .init(header: "CATEGORY", shrinkable: true, minWidth: 8),
-        .init(header: "TAGS", shrinkable: true, minWidth: 8),
+        .init(header: "CATEGORY", shrinkable: true, minWidth: 5),
+        .init(header: "TAGS", shrinkable: true, minWidth: 5),
     ])
     let style = session.style
     for row in rows {

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+@testable import TagshShell
+import TagshFormats
+
+let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("TagshFormatsTests/Fixtures")
+
+/// A temporary folder holding a copy of a fixture.
+func scratchCopy(of name: String) throws -> (folder: URL, file: String) {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-session-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let target = dir.appendingPathComponent(name)
+    try FileManager.default.copyItem(at: fixtureFolder.appendingPathComponent(name), to: target)
+    return (dir, target.path)
+}
+
+struct SaveTests {
+    static let variants = ["basic.csv", "crlf.csv", "bom.csv", "german.csv", "tab.tsv", "debit-credit.csv", "quoted.csv",
+                           "no-final-newline.csv", "amounts.csv", "preamble.csv", "annotated.csv", "us-dates.csv", "spaces.csv"]
+
+    @Test(arguments: variants)
+    func openAndSaveIsByteIdentical(_ name: String) throws {
+        let (dir, path) = try scratchCopy(of: name)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        #expect(session.execute("open \(path)") == .ok)
+        #expect(session.execute("save") == .ok, "\(sink.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+        // The original is kept once as FILE.bak.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")) == original)
+    }
+
+    @Test func saveRefusesWhenTheFileChangedOnDiskUnlessForced() throws {
+        let (dir, path) = try scratchCopy(of: "basic.csv")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.execute("open \(path)")
+        try Data("Date,Description,Amount\n2024-01-01,CHANGED ELSEWHERE,-1.00\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(session.execute("save") == .failed(74))
+        #expect(sink.err.contains("changed on disk since it was opened; not saved"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("CHANGED ELSEWHERE"))
+        #expect(session.execute("save --force") == .ok)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("STARBUCKS"))
+    }
+
+    @Test func bakIsWrittenOncePerSession() throws {
+        let (dir, path) = try scratchCopy(of: "basic.csv")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        session.execute("save")
+        try Data("not the original".utf8).write(to: URL(fileURLWithPath: path + ".bak"))
+        session.execute("save")
+        #expect(try String(contentsOfFile: path + ".bak", encoding: .utf8) == "not the original")
+    }
+
+    @Test func demoSavesOnlyToANamedFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        #expect(session.execute("save") == .failed(1))
+        #expect(sink.err.contains("use `save FILE`"))
+        let target = dir.appendingPathComponent("mine.csv").path
+        #expect(session.execute("save \(target)") == .ok)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == DemoLedger.csv)
+        #expect(session.prompt == "mine.csv> ")
+    }
+
+    @Test func failedOpenKeepsTheCurrentLedger() {
+        let session = Session(sink: BufferSink())
+        session.openDemo()
+        #expect(session.execute("open \(fixtureFolder.path)/bad-date.csv") == .failed(65))
+        #expect(session.execute("open /nonexistent.csv") == .failed(66))
+        #expect(session.ledger?.count == 542)
+        #expect(session.prompt == "demo.csv> ")
+    }
+}
+
+struct ScriptTests {
+    @Test func commentsContinuationsAndOrigins() {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        let status = session.runScript("# comment\necho a \\\n  b\n\ncount tag:coffee\nls nope:x\necho never\n", name: "t.tagsh")
+        #expect(status == .failed(1))
+        #expect(sink.out == "a b\n55\n")
+        #expect(sink.err.hasPrefix("t.tagsh:6:4: error: unknown query key 'nope:'"))
+    }
+
+    @Test func keepGoingRunsEverythingAndStillFails() {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        let status = session.runScript("lol\necho after\n", name: "s", keepGoing: true)
+        #expect(status == .failed(1))
+        #expect(sink.out == "after\n")
+    }
+
+    @Test func quitStopsTheScript() {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        #expect(session.runScript("echo 1\nquit\necho 2\n", name: "s") == .quit)
+        #expect(sink.out == "1\n")
+    }
+}
+
+struct SafetyTests {
+    @Test func ledgerTextCannotDriveTheTerminal() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-esc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("evil.csv").path
+        try Data("Date,Description,Amount,Tags\n2024-01-01,\"EVIL\u{1B}[2J\u{07}SHOP\rX\",-1.00,\"t\u{1B}]0;x\u{07}\"\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        for color in [false, true] {
+            let sink = BufferSink()
+            let session = Session(sink: sink, colorWhenAuto: color)
+            session.execute("open \(path)")
+            session.execute("ls")
+            session.execute("show 1")
+            session.execute("merchants")
+            session.execute("tags")
+            session.execute("summary by tag")
+            #expect(!sink.combined.contains("\u{1B}[2J"))
+            #expect(!sink.combined.contains("\u{07}"))
+            #expect(!sink.combined.contains("\r"))
+            #expect(!sink.combined.contains("\u{1B}]"))
+            #expect(sink.out.contains("EVIL^[[2J^GSHOP^MX"))
+        }
+    }
+
+    @Test(arguments: [("abc", 3), ("日本", 4), ("café", 4), ("👍", 2), ("e\u{301}", 1)])
+    func displayWidth(_ text: String, _ width: Int) {
+        #expect(TextSafety.displayWidth(text) == width)
+    }
+
+    @Test func truncationUsesAnEllipsisAndKeepsWidth() {
+        #expect(TextSafety.truncate("WHOLE FOODS MARKET", toWidth: 8) == "WHOLE F…")
+        #expect(TextSafety.truncate("日本語テキスト", toWidth: 5) == "日本…")
+        #expect(TextSafety.truncate("short", toWidth: 8) == "short")
+    }
+
+    @Test func tablesFitTheWidth() {
+        let session = Session(sink: BufferSink())
+        session.openDemo()
+        session.settings.width = 60
+        let sink = BufferSink()
+        let s2 = Session(sink: sink)
+        s2.openDemo()
+        s2.settings.width = 60
+        s2.execute("ls --limit 50")
+        for line in sink.out.split(separator: "\n") { #expect(TextSafety.displayWidth(String(line)) <= 60, "\(line)") }
+        #expect(sink.out.contains("…"))
+    }
+
+    @Test func colourOnlyWhenAsked() {
+        let plain = BufferSink()
+        let s = Session(sink: plain)
+        s.openDemo()
+        s.execute("ls --limit 3")
+        #expect(!plain.out.contains("\u{1B}["))
+        let coloured = BufferSink()
+        let c = Session(sink: coloured)
+        c.openDemo()
+        c.execute("set color always")
+        c.execute("ls --limit 3")
+        #expect(coloured.out.contains("\u{1B}["))
+        c.execute("set color never")
+        coloured.reset()
+        c.execute("ls --limit 3")
+        #expect(!coloured.out.contains("\u{1B}["))
+    }
+}
+
+struct DocumentationTests {
+    static let manPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("man/tagsh.1")
+
+    @Test func manPageIsGeneratedFromTheDeclarations() throws {
+        let committed = try String(contentsOf: Self.manPath, encoding: .utf8)
+        #expect(committed == ManPage.render(), "man/tagsh.1 is stale: run scripts/gen-man")
+    }
+
+    @Test(arguments: CommandRegistry.standard.commands.map(\.name))
+    func everyCommandIsInTheManPageAndHelp(_ name: String) throws {
+        let committed = try String(contentsOf: Self.manPath, encoding: .utf8)
+        #expect(committed.contains(".B \(ManPage.roff(name))"))
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.execute("help")
+        #expect(sink.out.contains("  \(name) "))
+        sink.reset()
+        #expect(session.execute("help \(name)") == .ok)
+        #expect(sink.out.hasPrefix("usage: \(name)"))
+    }
+
+    @Test func everyCommandHasAnExampleThatParses() throws {
+        for c in CommandRegistry.standard.commands {
+            #expect(!c.examples.isEmpty, "\(c.name) has no example")
+            for e in c.examples {
+                #expect(CommandRegistry.standard.command(named: String(e.split(separator: " ")[0])) != nil, "\(e)")
+            }
+        }
+    }
+}
+
+struct CompletionTests {
+    let completer = Completer(listDirectory: { folder in
+        folder == "." ? [("checking.csv", false), ("cheques", true), (".hidden", false)]
+            : folder == "cheques/" ? [("jan.csv", false)] : []
+    })
+
+    /// `|` marks the cursor; what is after it is ignored.
+    static let table: [(String, Int, [String])] = [
+        ("su|", 2, ["summary"]),
+        ("S|", 1, ["save", "select", "set", "show", "source", "summary"]),
+        ("|", 0, ["categories", "count", "echo", "export", "help", "info", "intents", "ls", "merchants", "open", "quit",
+                  "save", "select", "set", "show", "source", "summary", "tags"]),
+        ("help qu|", 2, ["query", "quit"]),
+        ("set max|", 3, ["max-tags"]),
+        ("open ch|", 2, ["checking.csv", "cheques/"]),
+        ("open cheques/|", 8, ["cheques/jan.csv"]),
+        ("save |", 0, ["checking.csv", "cheques/"]),
+        ("ls --li|", 4, ["--limit"]),
+        ("nonsense a|", 0, []),
+    ]
+
+    @Test(arguments: table)
+    func completes(_ marked: String, _ replacing: Int, _ candidates: [String]) {
+        let before = String(marked.prefix { $0 != "|" })
+        let result = completer.complete(before)
+        #expect(result.candidates == candidates)
+        if !candidates.isEmpty { #expect(result.replacing == replacing) }
+    }
+}
