@@ -21,11 +21,12 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The order in words: the separator may be `-`, `/` or `.` in each.
     public var description: String {
         switch self {
-        case .ymd: "%Y-%m-%d"
-        case .mdy: "%m/%d/%Y"
-        case .dmy: "%d.%m.%Y"
+        case .ymd: "year-month-day"
+        case .mdy: "month/day/year"
+        case .dmy: "day/month/year"
         }
     }
 

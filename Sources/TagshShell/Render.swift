@@ -5,10 +5,29 @@ import TagshModel
 struct Render {
     let ledger: Ledger
     let style: Style
+    /// Display decimals by currency id: the most any amount in that currency
+    /// has, so a column of amounts lines up (as hledger does).
+    let scales: [UInt8]
+
+    init(ledger: Ledger, style: Style) {
+        self.ledger = ledger
+        self.style = style
+        scales = Render.displayScales(ledger)
+    }
+
+    static func displayScales(_ ledger: Ledger) -> [UInt8] {
+        var scales = [UInt8](repeating: 0, count: ledger.currencies.count + 1)
+        ledger.currency.withUnsafeBufferPointer { cur in
+            ledger.amountScale.withUnsafeBufferPointer { sc in
+                for i in 0..<cur.count where sc[i] > scales[Int(cur[i])] { scales[Int(cur[i])] = sc[i] }
+            }
+        }
+        return scales
+    }
 
     /// `-1,234.56 EUR`, or `-$5.00` for a symbol currency.
-    static func amount(_ a: Amount, currency: String) -> String {
-        let number = a.formatted(grouping: true)
+    static func amount(_ a: Amount, currency: String, minimumScale: UInt8 = 0) -> String {
+        let number = a.formatted(grouping: true, minimumScale: minimumScale)
         if currency.isEmpty { return number }
         if currency.count <= 2, !currency.contains(where: { $0.isLetter }) {
             return a.isNegative ? "-" + currency + String(number.dropFirst()) : currency + number
@@ -17,7 +36,12 @@ struct Render {
     }
 
     func amount(_ row: Int) -> String {
-        Render.amount(ledger.amount(row), currency: ledger.currencies[ledger.currency[row]])
+        let c = ledger.currency[row]
+        return Render.amount(ledger.amount(row), currency: ledger.currencies[c], minimumScale: scales[Int(c)])
+    }
+
+    func amount(_ a: Amount, currency c: UInt32) -> String {
+        Render.amount(a, currency: ledger.currencies[c], minimumScale: scales[Int(c)])
     }
 
     func merchant(_ row: Int) -> String { TextSafety.sanitize(ledger.merchants[ledger.merchant[row]]) }

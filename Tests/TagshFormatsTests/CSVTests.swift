@@ -104,7 +104,7 @@ struct CSVReadTests {
 
     /// Malformed files: message, line and column.
     static let malformed: [(String, String, Int, Int)] = [
-        ("bad-date.csv", "cannot read date '2024-13-45' as %Y-%m-%d", 3, 1),
+        ("bad-date.csv", "cannot read date '2024-13-45' as year-month-day", 3, 1),
         ("bad-amount.csv", "cannot read amount '12..5'", 3, 23),
         ("unterminated.csv", "quoted field is never closed", 2, 12),
         ("no-header.csv", "no header row: expected columns named date, description (or payee, merchant, name) and amount (or debit and credit)", 1, 1),

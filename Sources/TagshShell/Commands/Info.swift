@@ -33,7 +33,8 @@ extension Commands {
         }
         fields.append(("merchants", String(ledger.merchants.count)))
         fields.append(("accounts", ledger.accounts.ids.map { TextSafety.sanitize(ledger.accounts[$0]) }.joined(separator: ", ")))
-        fields.append(("currencies", ledger.currencies.ids.map { TextSafety.sanitize(ledger.currencies[$0]) }.joined(separator: ", ")))
+        let currencies = ledger.currencies.ids.map { TextSafety.sanitize(ledger.currencies[$0]) }
+        fields.append(("currencies", currencies.isEmpty ? "(none given)" : currencies.joined(separator: ", ")))
         let custom = ledger.categories.ids.filter { !ledger.categories[$0].isDefault }.count
         fields.append(("categories", "\(ledger.categories.ids.count - custom) default, \(custom) custom"))
         fields.append(("tags", String(ledger.tags.count)))

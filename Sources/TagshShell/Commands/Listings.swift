@@ -56,12 +56,13 @@ extension Commands {
             }
             return
         }
+        let scales = Render.displayScales(ledger)
         var table = Table([
             .init(header: "MERCHANT", shrinkable: true, minWidth: 12), .init(header: "COUNT", alignRight: true),
             .init(header: "TOTAL", alignRight: true),
         ])
         for k in order {
-            table.add([.init(TextSafety.sanitize(ledger.merchants[UInt32(k)])), .init(String(groups[k].count)), .init(groups[k].totalsText(ledger))])
+            table.add([.init(TextSafety.sanitize(ledger.merchants[UInt32(k)])), .init(String(groups[k].count)), .init(groups[k].totalsText(ledger, scales: scales))])
         }
         inv.out.text(table.render(width: inv.session.tableWidth, style: inv.out.style))
     }
@@ -117,6 +118,7 @@ extension Commands {
             return
         }
         let s = inv.out.style
+        let scales = Render.displayScales(ledger)
         var table = Table([
             .init(header: "I"), .init(header: "INTENT"), .init(header: "COUNT", alignRight: true), .init(header: "TOTAL", alignRight: true),
         ])
@@ -124,7 +126,7 @@ extension Commands {
             let i = Intent(rawValue: UInt8(k))
             table.add([.init(i.map { String($0.mark) } ?? "", paint: { t in s.paint(t, i?.color) }),
                        .init(i?.description ?? "(none)", paint: { t in s.paint(t, i?.color) }),
-                       .init(String(groups[k].count)), .init(groups[k].totalsText(ledger))])
+                       .init(String(groups[k].count)), .init(groups[k].totalsText(ledger, scales: scales))])
         }
         inv.out.text(table.render(width: inv.session.tableWidth, style: s))
     }
@@ -147,8 +149,10 @@ struct Groups {
         var count = 0
         var totals = AmountTotals()
 
-        func totalsText(_ ledger: Ledger) -> String {
-            totals.entries.map { Render.amount($0.amount, currency: ledger.currencies[$0.currency]) }.joined(separator: ", ")
+        func totalsText(_ ledger: Ledger, scales: [UInt8]) -> String {
+            totals.entries.map {
+                Render.amount($0.amount, currency: ledger.currencies[$0.currency], minimumScale: scales[Int($0.currency)])
+            }.joined(separator: ", ")
         }
 
         func totalsJSON(_ ledger: Ledger) -> String {

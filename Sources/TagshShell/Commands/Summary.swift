@@ -77,9 +77,9 @@ extension Commands {
         ])
         for k in keys {
             let (name, color) = label(k)
-            table.add([.init(name, paint: { s.paint($0, color) }), .init(String(groups[k].count)), .init(groups[k].totalsText(ledger)), .init("")])
+            table.add([.init(name, paint: { s.paint($0, color) }), .init(String(groups[k].count)), .init(groups[k].totalsText(ledger, scales: r.scales)), .init("")])
         }
-        table.add([.init("total"), .init(String(all.count)), .init(all.totalsText(ledger)), .init("")])
+        table.add([.init("total"), .init(String(all.count)), .init(all.totalsText(ledger, scales: r.scales)), .init("")])
         // Bars take the width left beside the other columns.
         let widths = table.widths(fitting: inv.session.tableWidth.map { $0 - 12 })
         let used = widths.dropLast().reduce(0, +) + 6

@@ -30,7 +30,7 @@ error: missing.csv: no such file
 $ open /tmp
 error: /tmp: is a directory, not a file
 $ open bad-date.csv
-bad-date.csv:3:1: error: cannot read date '2024-13-45' as %Y-%m-%d
+bad-date.csv:3:1: error: cannot read date '2024-13-45' as year-month-day
 3 | 2024-13-45,BAD DATE,-2.00
     ^^^^^^^^^^
 hint: --date-format %d/%m/%Y (or %m/%d/%Y, %Y-%m-%d, %d.%m.%Y) sets the order

@@ -7,7 +7,7 @@ error: there is no selection yet: `ls` or `select` sets @
         ^
 $ info
 file          demo.csv
-format        csv, delimiter ',', LF, dates %Y-%m-%d
+format        csv, delimiter ',', LF, dates year-month-day
 size          31721 bytes
 transactions  542
 dates         2025-01-01 .. 2026-10-31
