@@ -166,6 +166,12 @@ public struct CSVReader {
         var defaultAccount: UInt32?
         var scratch: [UInt8] = []
         var tagNames: [String] = []
+        // Annotation fields repeat: each distinct raw value is parsed once,
+        // then looked up by its bytes (ids map to tag sets, categories, intents).
+        var rawTags = StringTable(), tagSetOfRaw: [UInt32] = [0]
+        var rawCategories = StringTable(), categoryOfRaw: [UInt32] = [0]
+        var rawIntents = StringTable(), intentOfRaw: [UInt8] = [0]
+        let badIntent: UInt8 = 0xFF
         let required = max(columns.date, columns.description, columns.amount ?? 0)
 
         while true {
@@ -253,27 +259,36 @@ public struct CSVReader {
                 }
                 var intent: Intent?
                 if let c = columns.intent, let f = field(c), !isBlank(f) {
-                    let t = text(f).trimmingSpaces()
-                    if t.lowercased() != "none" {
-                        guard let i = Intent(name: t) else {
-                            throw fieldError("unknown intent '\(t)': use need, want, culture, unexpected or leave it empty",
-                                             f.start, line: recordLine, recordStart: recordStart)
-                        }
-                        intent = i
+                    let raw = intern(f, into: &rawIntents, scratch: &scratch)
+                    if Int(raw) == intentOfRaw.count {
+                        let t = rawIntents[raw]
+                        intentOfRaw.append(t.lowercased() == "none" ? 0 : Intent(name: t)?.rawValue ?? badIntent)
                     }
+                    let value = intentOfRaw[Int(raw)]
+                    if value == badIntent {
+                        throw fieldError("unknown intent '\(rawIntents[raw])': use need, want, culture, unexpected or leave it empty",
+                                         f.start, line: recordLine, recordStart: recordStart)
+                    }
+                    intent = Intent(rawValue: value)
                 }
                 var category: UInt32 = 0
                 if let c = columns.category, let f = field(c), !isBlank(f) {
-                    category = ledger.categories.intern(text(f).trimmingSpaces())
+                    let raw = intern(f, into: &rawCategories, scratch: &scratch)
+                    if Int(raw) == categoryOfRaw.count { categoryOfRaw.append(ledger.categories.intern(rawCategories[raw])) }
+                    category = categoryOfRaw[Int(raw)]
                 }
                 var tagSet: UInt32 = 0
                 if let c = columns.tags, let f = field(c), !isBlank(f) {
-                    tagNames.removeAll(keepingCapacity: true)
-                    for part in text(f).split(separator: ";") {
-                        let name = String(part).trimmingSpaces()
-                        if !name.isEmpty { tagNames.append(name) }
+                    let raw = intern(f, into: &rawTags, scratch: &scratch)
+                    if Int(raw) == tagSetOfRaw.count {
+                        tagNames.removeAll(keepingCapacity: true)
+                        for part in rawTags[raw].split(separator: ";") {
+                            let name = String(part).trimmingSpaces()
+                            if !name.isEmpty { tagNames.append(name) }
+                        }
+                        tagSetOfRaw.append(ledger.internTagSet(tagNames))
                     }
-                    tagSet = ledger.internTagSet(tagNames)
+                    tagSet = tagSetOfRaw[Int(raw)]
                 }
                 var note: UInt32 = 0
                 if let c = columns.notes, let f = field(c), !isBlank(f) {
