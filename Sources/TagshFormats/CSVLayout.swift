@@ -138,6 +138,8 @@ public struct CSVLayout: Sendable {
     public var columns: CSVColumns
     /// Line number (1-based) of the header row.
     public var headerLine: Int
+    /// Byte range of the header record, without its line terminator.
+    public var headerRange: Range<Int>
     public var decimalComma: Bool
     public var dateFormat: DateFormat
     /// Byte range of each transaction's record in the file, without its line terminator.

@@ -116,7 +116,7 @@ public struct CSVReader {
 
         // Find the header: the first of the first 20 lines whose names map.
         var fields: [FieldRef] = []
-        var header: (names: [String], columns: CSVColumns, delimiter: UInt8, line: Int, next: Int)?
+        var header: (names: [String], columns: CSVColumns, delimiter: UInt8, line: Int, next: Int, range: Range<Int>)?
         var probe = Scanner(bytes: bytes, pos: bodyStart, line: 1, delimiter: 0x2C)
         var firstNonEmptyLine: Int?
         for _ in 0..<20 {
@@ -133,7 +133,7 @@ public struct CSVReader {
             let names = fields.map { text($0) }
             if names.count > 1 || !(names.first ?? "").isEmpty, firstNonEmptyLine == nil { firstNonEmptyLine = lineNumber }
             if let columns = CSVColumns(header: names) {
-                header = (names, columns, delimiter, lineNumber, scanner.pos)
+                header = (names, columns, delimiter, lineNumber, scanner.pos, lineStart..<recordEnd)
                 break
             }
             probe.pos = scanner.pos
@@ -308,7 +308,7 @@ public struct CSVReader {
 
         let layout = CSVLayout(
             delimiter: header.delimiter, lineEnding: lineEnding, hasBOM: hasBOM, header: header.names,
-            columns: columns, headerLine: header.line, decimalComma: decimalComma,
+            columns: columns, headerLine: header.line, headerRange: header.range, decimalComma: decimalComma,
             dateFormat: dateFormat ?? .ymd, recordStarts: starts, recordEnds: ends)
         return (ledger, layout, skipped)
     }

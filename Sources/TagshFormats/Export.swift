@@ -45,7 +45,7 @@ public enum Export {
             out += json(ledger.transaction(row))
         }
         out += "\n  ],\n  \"categories\": ["
-        for (i, id) in ledger.categories.ids.enumerated() {
+        for (i, id) in ledger.categories.liveIDs.enumerated() {
             let c = ledger.categories[id]
             out += i == 0 ? "\n    " : ",\n    "
             out += "{\"name\": \(jsonString(c.name)), \"default\": \(c.isDefault), "

@@ -73,7 +73,18 @@ public struct LedgerDocument: Sendable {
     /// The file's bytes with the ledger's current state written in. With no
     /// changed rows this is the original, byte for byte.
     public func render(_ ledger: Ledger, changedRows: [Int]) -> [UInt8] {
-        precondition(changedRows.isEmpty, "writing annotation changes arrives with the annotation commands")
-        return bytes
+        switch layout {
+        case .csv(let csv): CSVWriter.render(bytes, layout: csv, ledger: ledger, changedRows: changedRows)
+        }
+    }
+
+    /// The document for bytes this document rendered: same format, new layout.
+    public func reread(_ newBytes: [UInt8], fileName: String) throws(Diagnostic) -> LedgerDocument {
+        switch layout {
+        case .csv(let old):
+            let (_, layout, _) = try CSVReader.read(newBytes, fileName: fileName,
+                                                    options: ReadOptions(skipBad: true, dateFormat: old.dateFormat))
+            return LedgerDocument(format: format, bytes: newBytes, layout: .csv(layout))
+        }
     }
 }

@@ -81,6 +81,8 @@ public struct Category: Sendable, Equatable {
     public var isDefault: Bool
     public var color: Color?
     public var icon: Character?
+    /// Deleted custom categories keep their id (so undo can restore them) but are hidden.
+    public var isDeleted = false
 
     public init(name: String, isDefault: Bool, color: Color? = nil, icon: Character? = nil) {
         self.name = name
@@ -99,33 +101,45 @@ public struct Category: Sendable, Equatable {
 }
 
 /// The categories of a ledger: the defaults first, then custom ones. Names
-/// are compared case-insensitively. Id 0 means "no category".
+/// are compared case-insensitively. Id 0 means "no category". Ids are never
+/// reused: a deleted custom category keeps its id, hidden, so undo can bring it back.
 public struct CategoryTable: Sendable {
-    public private(set) var names = StringTable(caseInsensitive: true)
     public private(set) var info: [Category] = [Category(name: "", isDefault: false)]
+    /// Lower-cased name of each live category → id.
+    private var index: [String: UInt32] = [:]
 
     public init() {
-        for c in Category.defaults { _ = add(c) }
+        for c in Category.defaults { add(c) }
     }
 
-    public var ids: Range<UInt32> { names.ids }
+    /// Every id ever allocated, deleted ones included (for sizing tables).
+    public var ids: Range<UInt32> { 1..<UInt32(info.count) }
+    /// The ids of categories that exist now, in order.
+    public var liveIDs: [UInt32] { ids.filter { !info[Int($0)].isDeleted } }
     public subscript(id: UInt32) -> Category { info[Int(id)] }
-    public func id(of name: String) -> UInt32? { names.id(of: name) }
+
+    /// The id of the existing category called `name` (case-insensitive).
+    public func id(of name: String) -> UInt32? { index[name.lowercased()] }
 
     /// The id of the category named `name`, creating a custom one when new.
     public mutating func intern(_ name: String) -> UInt32 {
-        if let id = names.id(of: name) { return id }
-        return add(Category(name: name, isDefault: false))
+        id(of: name) ?? add(Category(name: name, isDefault: false))
     }
 
+    /// Adds a category under a new id.
     @discardableResult
     public mutating func add(_ category: Category) -> UInt32 {
-        let id = names.intern(category.name)
-        if Int(id) == info.count { info.append(category) } else { info[Int(id)] = category }
+        let id = UInt32(info.count)
+        info.append(category)
+        if !category.isDeleted { index[category.name.lowercased()] = id }
         return id
     }
 
-    public mutating func update(_ id: UInt32, _ body: (inout Category) -> Void) {
-        body(&info[Int(id)])
+    /// Replaces what is stored under an id (rename, recolour, delete, undo).
+    public mutating func replace(_ id: UInt32, with category: Category) {
+        let old = info[Int(id)]
+        if index[old.name.lowercased()] == id { index[old.name.lowercased()] = nil }
+        info[Int(id)] = category
+        if !category.isDeleted { index[category.name.lowercased()] = id }
     }
 }

@@ -21,8 +21,8 @@ public struct Word: Sendable, Equatable {
 
 /// Splits a line into words as a POSIX shell does: 'single' quotes keep
 /// everything, "double" quotes let `\` escape `"`, `\`, `$` and `` ` ``,
-/// and a bare `\` escapes the next character. A `#` at the start of a word
-/// begins a comment that runs to the end of the line.
+/// and a bare `\` escapes the next character. `#` is an ordinary character
+/// (so `--color #6f4e37` works); comment lines are the script reader's business.
 public enum Lexer {
     public enum Problem: Error, Equatable, Sendable {
         case unterminatedQuote(Character, at: Int)
@@ -36,7 +36,6 @@ public enum Lexer {
         while i < chars.count {
             while i < chars.count, chars[i] == " " || chars[i] == "\t" || chars[i] == "\n" || chars[i] == "\r" { i += 1 }
             if i >= chars.count { break }
-            if chars[i] == "#" { break }
             let start = i
             var text = ""
             while i < chars.count, !(chars[i] == " " || chars[i] == "\t" || chars[i] == "\n" || chars[i] == "\r") {

@@ -58,7 +58,7 @@ public struct QueryEvaluator {
             case .named(let name):
                 if let id = ledger.categories.id(of: name) { t[Int(id)] = true }
             case .regex(let r):
-                for id in ledger.categories.ids { t[Int(id)] = r.matches(ledger.categories[id].name) }
+                for id in ledger.categories.liveIDs { t[Int(id)] = r.matches(ledger.categories[id].name) }
             }
             return lookup(ledger.category, t)
         case .tag(let p):

@@ -8,6 +8,8 @@ public struct Command: Sendable {
     public enum Group: String, Sendable, CaseIterable {
         case files = "Files"
         case exploring = "Exploring"
+        case annotating = "Annotating"
+        case undo = "Undo"
         case session = "Scripting and session"
     }
 
@@ -19,6 +21,12 @@ public struct Command: Sendable {
         case command
         case settings
         case words
+        /// A TARGET, then `+tag` / `-tag` words.
+        case tags
+        /// A TARGET, then an intent.
+        case intents
+        /// A TARGET (or new/delete/rename), then a category.
+        case categories
     }
 
     /// An option such as `--limit N` or `--json`.

@@ -9,6 +9,8 @@ public struct CommandRegistry: Sendable {
         Commands.open, Commands.save, Commands.export, Commands.info,
         Commands.ls, Commands.select, Commands.count, Commands.show, Commands.tags, Commands.merchants,
         Commands.categories, Commands.intents, Commands.summary,
+        Commands.tag, Commands.intent, Commands.category, Commands.note,
+        Commands.undo, Commands.redo, Commands.history, Commands.blame,
         Commands.source, Commands.set, Commands.echo, Commands.help, Commands.quit,
     ])
 

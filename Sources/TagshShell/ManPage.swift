@@ -12,8 +12,11 @@ public enum ManPage {
             [\\fIoptions\\fR] [\\fILEDGER\\fR]
             .SH DESCRIPTION
             tagsh loads a whole ledger (a bank CSV export) into memory and opens a shell on it.
-            Explore it with queries, list and summarise it, and save it back:
-            a file opened and saved with no change is byte-identical.
+            Explore it with queries, list and summarise it, annotate transactions with an intent,
+            a category, tags and a note, undo and redo any number of steps, and save it back:
+            only the lines of changed transactions change, and a file opened and saved with no
+            change is byte-identical. In a CSV file, missing Intent, Category, Tags and Notes
+            columns are added to the header when first needed; only the changed rows get the new fields.
             Everything typed at the prompt can also run from \\fB\\-c\\fR, \\fB\\-f\\fR or standard input.
             .SH OPTIONS
 

@@ -4,12 +4,14 @@ import TagshModel
 public struct Printer {
     let sink: OutputSink
     public let style: Style
+    /// Drops informational notes (while the sidecar is sourced).
+    var quiet = false
 
     public func line(_ text: String = "") { sink.write(text + "\n", to: .out) }
     public func text(_ text: String) { sink.write(text, to: .out) }
     public func error(_ text: String) { sink.write(text + "\n", to: .err) }
     /// Informational messages that scripts should not have to parse (counts, warnings).
-    public func note(_ text: String) { sink.write(text + "\n", to: .err) }
+    public func note(_ text: String) { if !quiet { sink.write(text + "\n", to: .err) } }
 }
 
 /// Draws diagnostics as `file:line:col: error: message`, the source line and carets.

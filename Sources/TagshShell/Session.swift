@@ -77,8 +77,69 @@ public final class Session {
     /// The width tables should fit, or nil for no limit (output is not a terminal).
     public var tableWidth: Int? { settings.width ?? terminalWidth() }
 
+    /// One undoable step: the command that made it and what it changed.
+    public struct Step {
+        public var command: String
+        public var summary: String
+        public var changes: ChangeSet
+    }
+
+    /// Every step of the session; the first `position` of them are applied.
+    public internal(set) var steps: [Step] = []
+    public internal(set) var position = 0
+    /// `position` when the ledger was last opened or saved.
+    public internal(set) var savedPosition = 0
+
     /// Whether there are changes not yet saved.
-    public var hasUnsavedChanges: Bool { false }
+    public var hasUnsavedChanges: Bool { position != savedPosition }
+
+    /// Whether a person is at the prompt: only then does `quit` warn about unsaved changes.
+    public var isInteractive = false
+
+    /// The annotations as the file holds them (at open, or the last save), to
+    /// find the rows a save must rewrite. Copy-on-write: free until changed.
+    struct Baseline {
+        var intent: [UInt8] = []
+        var category: [UInt32] = []
+        var tagSet: [UInt32] = []
+        var note: [UInt32] = []
+        var categoryNames: [String] = []
+
+        init() {}
+
+        init(_ l: Ledger) {
+            intent = l.intent
+            category = l.category
+            tagSet = l.tagSet
+            note = l.note
+            categoryNames = [""] + l.categories.ids.map { l.categories[$0].name }
+        }
+
+        /// Rows whose annotations differ from the file's (a renamed category counts).
+        func changedRows(_ l: Ledger) -> [Int] {
+            let renamed = Set(l.categories.ids.filter { Int($0) < categoryNames.count && categoryNames[Int($0)] != l.categories[$0].name })
+            return (0..<l.count).filter { r in
+                l.intent[r] != intent[r] || l.category[r] != category[r] || l.tagSet[r] != tagSet[r] || l.note[r] != note[r]
+                    || (!renamed.isEmpty && renamed.contains(l.category[r]))
+            }
+        }
+    }
+    var baseline = Baseline()
+
+    /// Applies a change as one undo step, dropping any redo steps.
+    /// Returns false (and records nothing) when it changes nothing.
+    @discardableResult
+    func commit(_ changes: ChangeSet, command: String, summary: String) -> Bool {
+        guard !changes.isEmpty, ledger != nil else { return false }
+        ledger?.apply(changes)
+        if position < steps.count {
+            steps.removeSubrange(position...)
+            if savedPosition > position { savedPosition = -1 } // the saved state can no longer be reached
+        }
+        steps.append(Step(command: command, summary: summary, changes: changes))
+        position += 1
+        return true
+    }
 
     /// The prompt: the file name, `*` when there are unsaved changes.
     public var prompt: String {
@@ -108,7 +169,7 @@ public final class Session {
     func run(_ line: String) throws(ShellError) -> Status {
         let words: [Word]
         do throws(Lexer.Problem) { words = try Lexer.words(in: line) } catch { throw .lexer(error) }
-        guard let first = words.first else { return .ok }
+        guard let first = words.first, !first.raw.hasPrefix("#") else { return .ok } // empty, or a comment line
         guard let command = registry.command(named: first.text) else {
             throw .unknownCommand(first.text, span: first.span, suggestion: registry.suggestion(for: first.text))
         }
@@ -171,7 +232,18 @@ public final class Session {
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         install(loaded, file: OpenFile(path: path, displayName: name, document: loaded.document, stamp: stamp))
-        if sourcesSidecar { try sourceSidecar(for: path) }
+        if sourcesSidecar {
+            // A broken sidecar does not keep the ledger closed: its errors are shown and the ledger stays open.
+            printer.quiet = true
+            do throws(ShellError) { try sourceSidecar(for: path) } catch {
+                report(error, line: "", origin: nil)
+            }
+            printer.quiet = false
+            // The sidecar describes the file as saved: it is not a change to undo.
+            steps = []
+            position = 0
+            savedPosition = 0
+        }
     }
 
     /// Opens the built-in sample ledger.
@@ -190,6 +262,10 @@ public final class Session {
         ledger = loaded.ledger
         self.file = file
         selection = nil
+        steps = []
+        position = 0
+        savedPosition = 0
+        baseline = Baseline(loaded.ledger)
         quitWarned = false
         if !loaded.skipped.isEmpty {
             printer.note("skipped \(loaded.skipped.count) record\(loaded.skipped.count == 1 ? "" : "s") that could not be read:")
@@ -201,6 +277,39 @@ public final class Session {
 
     /// The sidecar file beside a ledger: `bank.csv` → `bank.csv.tagsh`.
     public static func sidecarPath(for path: String) -> String { path + ".tagsh" }
+
+    /// The sidecar's content: custom categories and settings that differ from
+    /// the defaults, as tagsh commands. Empty when there is nothing to keep.
+    func sidecarText() -> String {
+        guard let ledger else { return "" }
+        var lines: [String] = []
+        var used = Set<UInt32>()
+        for c in ledger.category { used.insert(c) }
+        for id in ledger.categories.liveIDs where !ledger.categories[id].isDefault {
+            let c = ledger.categories[id]
+            // A category the file uses and that has no colour or icon comes back from the file itself.
+            if used.contains(id) && c.color == nil && c.icon == nil { continue }
+            var line = "category new " + Lexer.quote(c.name)
+            if let color = c.color { line += " --color " + Lexer.quote(color.description) }
+            if let icon = c.icon { line += " --icon " + Lexer.quote(String(icon)) }
+            lines.append(line)
+        }
+        let defaults = Settings()
+        if settings.maxTags != defaults.maxTags { lines.append("set max-tags \(settings.maxTags)") }
+        if settings.sample != defaults.sample { lines.append("set sample \(settings.sample)") }
+        guard !lines.isEmpty else { return "" }
+        return "# tagsh sidecar: custom categories and settings, sourced when the ledger is opened\n"
+            + "# and rewritten by `save`.\n" + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Rewrites the sidecar beside `path` (removing nothing the person wrote
+    /// when there is nothing to keep and no sidecar exists yet).
+    func writeSidecar(for path: String) throws(ShellError) {
+        let sidecar = Session.sidecarPath(for: path)
+        let text = sidecarText()
+        if text.isEmpty && !FileIO.exists(sidecar) { return }
+        do throws(FileError) { try FileIO.writeAtomically(Array(text.utf8), to: sidecar) } catch { throw .file(error) }
+    }
 
     func sourceSidecar(for path: String) throws(ShellError) {
         let sidecar = Session.sidecarPath(for: path)

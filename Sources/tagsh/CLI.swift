@@ -186,6 +186,7 @@ struct TagshCLI: ParsableCommand {
     }
 
     func runInteractive(_ session: Session, sink: StandardSink) -> Int32 {
+        session.isInteractive = true
         Terminal.installInterruptHandler()
         let completer = Completer(registry: session.registry, listDirectory: Terminal.listDirectory)
         let editor = LineEditor(

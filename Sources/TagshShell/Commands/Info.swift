@@ -35,8 +35,8 @@ extension Commands {
         fields.append(("accounts", ledger.accounts.ids.map { TextSafety.sanitize(ledger.accounts[$0]) }.joined(separator: ", ")))
         let currencies = ledger.currencies.ids.map { TextSafety.sanitize(ledger.currencies[$0]) }
         fields.append(("currencies", currencies.isEmpty ? "(none given)" : currencies.joined(separator: ", ")))
-        let custom = ledger.categories.ids.filter { !ledger.categories[$0].isDefault }.count
-        fields.append(("categories", "\(ledger.categories.ids.count - custom) default, \(custom) custom"))
+        let custom = ledger.categories.liveIDs.filter { !ledger.categories[$0].isDefault }.count
+        fields.append(("categories", "\(ledger.categories.liveIDs.count - custom) default, \(custom) custom"))
         fields.append(("tags", String(ledger.tags.count)))
         let annotated = (0..<ledger.count).filter {
             ledger.intent[$0] != 0 || ledger.category[$0] != 0 || ledger.tagSet[$0] != 0 || ledger.note[$0] != 0

@@ -4,14 +4,22 @@ import TagshQuery
 
 extension Commands {
     static let tags = Command(
-        name: "tags", group: .exploring, usage: "[PATTERN] [--json]",
-        summary: "list tags with how many transactions carry each",
-        details: "PATTERN keeps the tags whose name contains it (case-insensitive), or matches /REGEX/.",
+        name: "tags", group: .exploring, usage: "[PATTERN] [--json] | rename OLD NEW | delete NAME",
+        summary: "list tags with counts; rename or delete a tag everywhere",
+        details: """
+            PATTERN keeps the tags whose name contains it (case-insensitive), or matches /REGEX/. \
+            `tags rename OLD NEW` renames a tag on every transaction, merging into NEW where it exists already; \
+            `tags delete NAME` removes a tag from every transaction. Each is one undo step.
+            """,
         options: [.init("json", "one JSON object per tag")],
-        examples: ["tags", "tags trip", "tags '/^trip[/:]/'"],
+        examples: ["tags", "tags trip", "tags '/^trip[/:]/'", "tags rename cofee coffee", "tags delete old-tag"],
         arguments: .words
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
+        if let sub = inv.words.first?.text.lowercased(), !inv.words[0].isQuoted, sub == "rename" || sub == "delete" {
+            try renameOrDeleteTag(&inv, ledger, rename: sub == "rename")
+            return
+        }
         try inv.expectAtMost(1)
         var filter: (String) -> Bool = { _ in true }
         if let w = inv.words.first {
@@ -78,7 +86,7 @@ extension Commands {
         var counts = [Int](repeating: 0, count: Int(ledger.categories.ids.upperBound))
         for c in ledger.category { counts[Int(c)] += 1 }
         if inv.flag("json") || inv.session.jsonOutput {
-            for id in ledger.categories.ids {
+            for id in ledger.categories.liveIDs {
                 let c = ledger.categories[id]
                 inv.out.line("{\"category\": \(Export.jsonString(c.name)), \"default\": \(c.isDefault), \"count\": \(counts[Int(id)]), \"color\": \(c.color.map { Export.jsonString($0.description) } ?? "null"), \"icon\": \(c.icon.map { Export.jsonString(String($0)) } ?? "null")}")
             }
@@ -89,7 +97,7 @@ extension Commands {
             .init(header: "CATEGORY", shrinkable: true, minWidth: 10), .init(header: "KIND"),
             .init(header: "COUNT", alignRight: true), .init(header: "COLOR"),
         ])
-        for id in ledger.categories.ids {
+        for id in ledger.categories.liveIDs {
             let c = ledger.categories[id]
             table.add([.init(r.category(id).plain, paint: { _ in r.category(id).styled }),
                        .init(c.isDefault ? "default" : "custom"), .init(String(counts[Int(id)])),
@@ -130,6 +138,43 @@ extension Commands {
         }
         inv.out.text(table.render(width: inv.session.tableWidth, style: s))
     }
+}
+
+/// `tags rename OLD NEW` and `tags delete NAME`: one change to every tag set holding OLD.
+func renameOrDeleteTag(_ inv: inout Invocation, _ ledger: Ledger, rename: Bool) throws(ShellError) {
+    guard inv.words.count == (rename ? 3 : 2) else {
+        throw .usage(rename ? "usage: tags rename OLD NEW" : "usage: tags delete NAME", span: inv.words.last?.span)
+    }
+    let oldWord = inv.words[1]
+    guard let oldID = ledger.tags.id(of: oldWord.text) else {
+        throw .usage("no tag '\(TextSafety.sanitize(oldWord.text))'", span: oldWord.span)
+    }
+    var tagsTable = ledger.tags
+    var sets = ledger.tagSets
+    var newID: UInt32?
+    if rename {
+        let w = inv.words[2]
+        let name = w.text.trimmingCharacters(in: " \t")
+        if let problem = TagName.validate(name) { throw .usage(tagProblem(name, problem), span: w.span) }
+        newID = tagsTable.intern(name)
+        if newID == oldID { throw .usage("'\(name)' is the same tag (tags compare ignoring case)", span: w.span) }
+    }
+    var mapped: [UInt32: UInt32] = [:]
+    for s in 0..<sets.count {
+        let ids = sets[UInt32(s)]
+        guard let at = ids.firstIndex(of: oldID) else { continue }
+        var new = ids
+        if let newID, !ids.contains(newID) { new[at] = newID } else { new.remove(at: at) }
+        mapped[UInt32(s)] = sets.intern(new)
+    }
+    var changes = ChangeSet()
+    for row in 0..<ledger.count {
+        if let to = mapped[ledger.tagSet[row]] { changes.record(row: row, field: .tags, before: ledger.tagSet[row], after: to) }
+    }
+    inv.session.ledger?.tags = tagsTable
+    inv.session.ledger?.tagSets = sets
+    let old = ledger.tags[oldID]
+    inv.reportCommit(changes, summary: rename ? "tags rename \(old) → \(newID.map { tagsTable[$0] } ?? "")" : "tags delete \(old)")
 }
 
 /// Parses a PATTERN argument: `/REGEX/` or a case-insensitive substring.

@@ -28,7 +28,8 @@ extension Session {
         guard let target = path ?? file.path else {
             throw .failed("the demo ledger has no file of its own; use `save FILE`")
         }
-        let bytes = file.document.render(ledger, changedRows: [])
+        let changed = baseline.changedRows(ledger)
+        let bytes = file.document.render(ledger, changedRows: changed)
         let isOwnFile = file.path.map { FileIO.resolvingLinks($0) == FileIO.resolvingLinks(target) } ?? false
         if isOwnFile {
             if !force, let stamp = file.stamp, FileIO.stamp(of: target) != stamp {
@@ -40,12 +41,21 @@ extension Session {
             }
         }
         do throws(FileError) { try FileIO.writeAtomically(bytes, to: target) } catch { throw .file(error) }
+        // Saving to another file writes a copy; the open file stays as it was,
+        // except for the demo, which has no file of its own and adopts this one.
         if isOwnFile || file.path == nil {
+            let name = target.split(separator: "/").last.map(String.init) ?? target
+            do throws(Diagnostic) { file.document = try file.document.reread(bytes, fileName: name) } catch {
+                throw .failed("saved \(target), but could not read it back: \(error.message)")
+            }
             file.path = target
-            file.displayName = target.split(separator: "/").last.map(String.init) ?? target
+            file.displayName = name
             file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(target))
+            baseline = Baseline(ledger)
+            savedPosition = position
+            try writeSidecar(for: target)
         }
         self.file = file
-        printer.note("saved \(TextSafety.sanitize(target)) (\(ledger.count) transactions)")
+        printer.note("saved \(TextSafety.sanitize(target)) (\(plural(changed.count, "changed transaction")))")
     }
 }

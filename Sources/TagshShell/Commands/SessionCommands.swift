@@ -74,12 +74,12 @@ extension Commands {
     static let quit = Command(
         name: "quit", aliases: ["exit"], group: .session, usage: "",
         summary: "leave tagsh (with unsaved changes, the first quit warns)",
-        details: "Ctrl-D on an empty line does the same. With unsaved changes the first quit warns and a second one discards them.",
+        details: "Ctrl-D on an empty line does the same. At the prompt, with unsaved changes, the first quit warns and a second one in a row discards them. In a script, quit ends the script at once.",
         examples: ["quit"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)
         let session = inv.session
-        if session.hasUnsavedChanges && !session.quitWarned {
+        if session.isInteractive && session.hasUnsavedChanges && !session.quitWarned {
             session.quitWarned = true
             throw .failed("there are unsaved changes: `save` keeps them; quit again to discard them")
         }

@@ -29,11 +29,23 @@ Exploring
   select      set the selection @ to the matching transactions without listing them
   count       print how many transactions match, as a bare number
   show        show every field of one transaction, tags as coloured chips
-  tags        list tags with how many transactions carry each
+  tags        list tags with counts; rename or delete a tag everywhere
   merchants   list merchants of the matching transactions with counts and totals
   categories  list categories, default and custom, with counts, colours and icons
   intents     list the four intents with their marks, counts and totals
   summary     totals of the matching transactions by a field, with a bar chart
+
+Annotating
+  tag         add and remove tags on transactions, in one step
+  intent      set why money was spent (none clears it)
+  category    set the category of transactions, or create, delete or rename a custom category
+  note        set the note of transactions (an empty text clears it)
+
+Undo
+  undo        undo the last N steps (default 1)
+  redo        redo the last N undone steps (default 1)
+  history     list the steps: what each did, how many transactions, where you are and what is saved
+  blame       show which step set each annotation of a transaction
 
 Scripting and session
   source      run the commands in a file
@@ -71,8 +83,9 @@ aliases: exit
 
 leave tagsh (with unsaved changes, the first quit warns)
 
-Ctrl-D on an empty line does the same. With unsaved changes the first quit
-warns and a second one discards them.
+Ctrl-D on an empty line does the same. At the prompt, with unsaved changes,
+the first quit warns and a second one in a row discards them. In a script,
+quit ends the script at once.
 
 examples:
   quit
@@ -143,5 +156,5 @@ opened copy.csv: 542 transactions
 $ count tag:coffee
 55
 $ save
-saved copy.csv (542 transactions)
+saved copy.csv (0 changed transactions)
 $ quit

@@ -1,0 +1,120 @@
+import TagshModel
+
+/// Writes annotations back into a CSV file's bytes, changing only the
+/// records of changed transactions (and the header, when an annotation
+/// column has to be added). Every other byte is copied as it was.
+enum CSVWriter {
+    /// The annotation columns, in the order they are added when missing.
+    enum Column: CaseIterable {
+        case intent, category, tags, notes
+
+        var title: String {
+            switch self {
+            case .intent: "Intent"
+            case .category: "Category"
+            case .tags: "Tags"
+            case .notes: "Notes"
+            }
+        }
+
+        func index(in c: CSVColumns) -> Int? {
+            switch self {
+            case .intent: c.intent
+            case .category: c.category
+            case .tags: c.tags
+            case .notes: c.notes
+            }
+        }
+
+        func value(_ ledger: Ledger, _ row: Int) -> String {
+            switch self {
+            case .intent: ledger.intentValue(row)?.description ?? ""
+            case .category: ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
+            case .tags: ledger.tagNames(row).joined(separator: ";")
+            case .notes: ledger.note[row] == 0 ? "" : ledger.notes[ledger.note[row]]
+            }
+        }
+    }
+
+    static func render(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) -> [UInt8] {
+        guard !changedRows.isEmpty else { return bytes }
+        // Where each annotation goes: its column, or a new one at the end.
+        var indexOf: [Column: Int] = [:]
+        var added: [Column] = []
+        var next = layout.header.count
+        for column in Column.allCases {
+            if let i = column.index(in: layout.columns) {
+                indexOf[column] = i
+            } else if changedRows.contains(where: { !column.value(ledger, $0).isEmpty }) {
+                indexOf[column] = next
+                added.append(column)
+                next += 1
+            }
+        }
+        let lowercaseHeader = layout.header.allSatisfy { $0 == $0.lowercased() }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + changedRows.count * 32)
+        var copied = 0
+        func copy(upTo end: Int) {
+            if end > copied { out.append(contentsOf: bytes[copied..<end]) }
+            copied = max(copied, end)
+        }
+        if !added.isEmpty {
+            copy(upTo: layout.headerRange.upperBound)
+            for column in added {
+                out.append(layout.delimiter)
+                out.append(contentsOf: field(lowercaseHeader ? column.title.lowercased() : column.title, layout.delimiter, quoteAll: false))
+            }
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            for row in changedRows.sorted() {
+                let start = layout.recordStarts[row], end = layout.recordEnds[row]
+                copy(upTo: start)
+                out.append(contentsOf: record(buffer, start..<end, layout: layout, ledger: ledger, row: row, indexOf: indexOf))
+                copied = end
+            }
+        }
+        copy(upTo: bytes.count)
+        return out
+    }
+
+    /// One record with its annotation fields replaced; other fields keep their bytes.
+    static func record(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, layout: CSVLayout, ledger: Ledger, row: Int,
+                       indexOf: [Column: Int]) -> [UInt8] {
+        var scanner = CSVReader.Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound,
+                                        line: 0, delimiter: layout.delimiter)
+        var refs: [FieldRef] = []
+        var recordEnd = 0
+        _ = try? scanner.next(into: &refs, recordEnd: &recordEnd)
+        var fields: [[UInt8]] = refs.map { f in
+            f.quoted ? Array(bytes[(f.start - 1)..<(f.end + 1)]) : Array(bytes[f.start..<f.end])
+        }
+        let quoteAll = !refs.isEmpty && refs.allSatisfy(\.quoted)
+        let needed = (indexOf.values.max() ?? 0) + 1
+        while fields.count < needed { fields.append(quoteAll ? [0x22, 0x22] : []) }
+        for (column, i) in indexOf {
+            fields[i] = field(column.value(ledger, row), layout.delimiter, quoteAll: quoteAll)
+        }
+        var out: [UInt8] = []
+        for (i, f) in fields.enumerated() {
+            if i > 0 { out.append(layout.delimiter) }
+            out.append(contentsOf: f)
+        }
+        return out
+    }
+
+    /// A field's bytes, quoted when it must be (or when the record quotes every field).
+    static func field(_ text: String, _ delimiter: UInt8, quoteAll: Bool) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        let needs = quoteAll || utf8.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            || utf8.first == 0x20 || utf8.last == 0x20
+        guard needs else { return utf8 }
+        var out: [UInt8] = [0x22]
+        for b in utf8 {
+            out.append(b)
+            if b == 0x22 { out.append(0x22) }
+        }
+        out.append(0x22)
+        return out
+    }
+}

@@ -1,0 +1,99 @@
+/// A change to the ledger as a value: per transaction and field, the value
+/// before and after. `preview` renders one, `apply` commits it, and `undo`
+/// commits its inverse, so an undo step costs memory in proportion to what
+/// it changed, never a copy of the ledger.
+public struct ChangeSet: Sendable {
+    /// An annotation column.
+    public enum Field: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+        case intent, category, tags, note
+
+        public var description: String {
+            switch self {
+            case .intent: "intent"
+            case .category: "category"
+            case .tags: "tags"
+            case .note: "note"
+            }
+        }
+    }
+
+    /// A change to a table rather than to rows (categories are named once).
+    public enum TableChange: Sendable, Equatable {
+        case setCategory(id: UInt32, before: Category, after: Category)
+    }
+
+    // Column-wise storage: 13 bytes a changed field.
+    public private(set) var rows: [Int32] = []
+    public private(set) var fields: [Field] = []
+    public private(set) var before: [UInt32] = []
+    public private(set) var after: [UInt32] = []
+    public private(set) var tableChanges: [TableChange] = []
+
+    public init() {}
+
+    public var count: Int { rows.count }
+    public var isEmpty: Bool { rows.isEmpty && tableChanges.isEmpty }
+
+    /// How many distinct transactions the change touches.
+    public var transactionCount: Int {
+        var seen = Set<Int32>()
+        for r in rows { seen.insert(r) }
+        return seen.count
+    }
+
+    /// Records one field change; a change to the same value is dropped.
+    public mutating func record(row: Int, field: Field, before b: UInt32, after a: UInt32) {
+        guard a != b else { return }
+        rows.append(Int32(row))
+        fields.append(field)
+        before.append(b)
+        after.append(a)
+    }
+
+    public mutating func record(_ change: TableChange) { tableChanges.append(change) }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        rows.reserveCapacity(n); fields.reserveCapacity(n); before.reserveCapacity(n); after.reserveCapacity(n)
+    }
+}
+
+extension Ledger {
+    /// The current value of an annotation field, as stored.
+    public func value(_ field: ChangeSet.Field, row: Int) -> UInt32 {
+        switch field {
+        case .intent: UInt32(intent[row])
+        case .category: category[row]
+        case .tags: tagSet[row]
+        case .note: note[row]
+        }
+    }
+
+    mutating func set(_ field: ChangeSet.Field, row: Int, to v: UInt32) {
+        switch field {
+        case .intent: intent[row] = UInt8(v)
+        case .category: category[row] = v
+        case .tags: tagSet[row] = v
+        case .note: note[row] = v
+        }
+    }
+
+    /// Applies a change set forwards.
+    public mutating func apply(_ c: ChangeSet) {
+        for t in c.tableChanges {
+            switch t {
+            case .setCategory(let id, _, let after): categories.replace(id, with: after)
+            }
+        }
+        for i in 0..<c.count { set(c.fields[i], row: Int(c.rows[i]), to: c.after[i]) }
+    }
+
+    /// Applies a change set backwards: the inverse of `apply`.
+    public mutating func revert(_ c: ChangeSet) {
+        for i in stride(from: c.count - 1, through: 0, by: -1) { set(c.fields[i], row: Int(c.rows[i]), to: c.before[i]) }
+        for t in c.tableChanges.reversed() {
+            switch t {
+            case .setCategory(let id, let before, _): categories.replace(id, with: before)
+            }
+        }
+    }
+}

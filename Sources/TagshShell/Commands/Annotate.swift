@@ -1,0 +1,140 @@
+import TagshModel
+import TagshQuery
+
+extension Commands {
+    static let tag = Command(
+        name: "tag", group: .annotating, usage: "TARGET +NAME... -NAME...",
+        summary: "add and remove tags on transactions, in one step",
+        details: """
+            TARGET is an id (412), a list with ranges (412,415,420-430), @ (the selection) or all. \
+            +NAME adds a tag (created if new), -NAME removes one. Tags compare ignoring case: adding one a \
+            transaction already has is a no-op. A typed name is 1 to 64 letters, digits and - _ / . : \
+            (/ makes a hierarchy, : a value, as in hledger). If any transaction would hold more than \
+            max-tags tags (`set max-tags N`), the whole command fails and names them.
+            """,
+        examples: ["tag 412 +coffee", "tag @ +trip/lisbon -work", "tag 12,15,20-24 +gift"],
+        arguments: .tags
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        guard inv.words.count >= 2 else { throw .usage("usage: \(inv.command.synopsis)", span: inv.words.first?.span) }
+        let rows = try inv.target(inv.words[0], in: ledger)
+        var adds: [String] = [], removes: [String] = []
+        for w in inv.words.dropFirst() {
+            guard let sign = w.text.first, sign == "+" || sign == "-" else {
+                throw .usage("'\(w.text)' needs + (add) or - (remove) in front", span: w.span)
+            }
+            let name = String(w.text.dropFirst()).trimmingCharacters(in: " \t")
+            if let problem = TagName.validate(name) { throw .usage(tagProblem(name, problem), span: w.span) }
+            if sign == "+" { adds.append(name) } else { removes.append(name) }
+        }
+        let session = inv.session
+        var tagsTable = ledger.tags
+        var sets = ledger.tagSets
+        let addIDs = adds.map { tagsTable.intern($0) }
+        let removeIDs = Set(removes.compactMap { tagsTable.id(of: $0) })
+        // Each distinct tag set is worked out once, whatever the number of rows.
+        var result: [UInt32: UInt32] = [:]
+        var changes = ChangeSet()
+        var overflow: [Int] = []
+        let maxTags = session.settings.maxTags
+        for row in rows {
+            let old = ledger.tagSet[row]
+            let new: UInt32
+            if let known = result[old] { new = known } else {
+                var ids = sets[old].filter { !removeIDs.contains($0) }
+                for id in addIDs where !ids.contains(id) { ids.append(id) }
+                new = sets.intern(ids)
+                result[old] = new
+            }
+            if sets[new].count > maxTags && sets[new].count > sets[old].count { overflow.append(row + 1) }
+            changes.record(row: row, field: .tags, before: old, after: new)
+        }
+        if !overflow.isEmpty {
+            throw .failed("nothing tagged: \(plural(overflow.count, "transaction")) would hold more than max-tags (\(maxTags)) tags: "
+                          + idList(overflow) + " (`set max-tags N` raises the limit)")
+        }
+        session.ledger?.tags = tagsTable
+        session.ledger?.tagSets = sets
+        let what = (adds.map { "+" + $0 } + removes.map { "-" + $0 }).joined(separator: " ")
+        inv.reportCommit(changes, summary: "tag \(what)")
+    }
+
+    static let intent = Command(
+        name: "intent", group: .annotating, usage: "TARGET need|want|culture|unexpected|none",
+        summary: "set why money was spent (none clears it)",
+        examples: ["intent 412 want", "intent @ need", "intent 12-20 none"],
+        arguments: .intents
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        guard inv.words.count == 2 else { throw .usage("usage: \(inv.command.synopsis)", span: inv.words.last?.span) }
+        let rows = try inv.target(inv.words[0], in: ledger)
+        let w = inv.words[1]
+        var value: UInt8 = 0
+        if w.text.lowercased() != "none" {
+            guard let i = Intent(name: w.text) else {
+                throw .usage("unknown intent '\(w.text)': use need, want, culture, unexpected or none", span: w.span)
+            }
+            value = i.rawValue
+        }
+        var changes = ChangeSet()
+        for row in rows { changes.record(row: row, field: .intent, before: UInt32(ledger.intent[row]), after: UInt32(value)) }
+        inv.reportCommit(changes, summary: "intent \(w.text.lowercased())")
+    }
+
+    static let note = Command(
+        name: "note", group: .annotating, usage: "TARGET TEXT",
+        summary: "set the note of transactions (an empty text clears it)",
+        details: "The words after TARGET are joined by spaces; quote the text to keep it exactly. `note 412 \"\"` clears the note.",
+        examples: ["note 412 \"dinner with Anna\"", "note @ ''"],
+        arguments: .words
+    ) { (inv: inout Invocation) throws(ShellError) in
+        guard inv.words.count >= 2 else { throw .usage("usage: \(inv.command.synopsis)", span: inv.words.first?.span) }
+        let ledger = try inv.requireLedger()
+        let rows = try inv.target(inv.words[0], in: ledger)
+        let text = inv.words.dropFirst().map(\.text).joined(separator: " ")
+        var notes = ledger.notes
+        let id = text.isEmpty ? 0 : notes.intern(text)
+        var changes = ChangeSet()
+        for row in rows { changes.record(row: row, field: .note, before: ledger.note[row], after: id) }
+        inv.session.ledger?.notes = notes
+        inv.reportCommit(changes, summary: text.isEmpty ? "note cleared" : "note set")
+    }
+}
+
+func tagProblem(_ name: String, _ problem: TagName.Problem) -> String {
+    switch problem {
+    case .empty: return "a tag name cannot be empty"
+    case .tooLong(let n): return "tag name '\(TextSafety.sanitize(name))' is \(n) characters long; the limit is \(TagName.maxLength)"
+    case .badCharacter(let c):
+        let shown = c == " " ? "a space" : "'\(TextSafety.sanitize(String(c)))'"
+        return "tag name '\(TextSafety.sanitize(name))' has \(shown): use letters, digits and - _ / . :"
+    }
+}
+
+/// "12, 15, 40" — at most ten, then "and N more".
+func idList(_ ids: [Int]) -> String {
+    let shown = ids.prefix(10).map(String.init).joined(separator: ", ")
+    return ids.count > 10 ? shown + " and \(ids.count - 10) more" : shown
+}
+
+extension Invocation {
+    /// Commits a change as one undo step and prints its one-line summary.
+    func reportCommit(_ changes: ChangeSet, summary: String) {
+        let n = changes.transactionCount
+        let full = changes.count == 0 ? summary : summary + " (" + plural(n, "transaction") + ")"
+        if session.commit(changes, command: line.trimmingCharacters(in: " \t"), summary: full) {
+            out.note(changes.count == 0 ? summary : "\(summary): \(plural(n, "transaction")) changed")
+        } else {
+            out.note("nothing changed")
+        }
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

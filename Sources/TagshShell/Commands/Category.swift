@@ -1,0 +1,148 @@
+import TagshModel
+import TagshQuery
+
+extension Commands {
+    static let category = Command(
+        name: "category", group: .annotating,
+        usage: "TARGET NAME|none | new NAME [--color C] [--icon I] | delete NAME [--reassign OTHER|none] | rename OLD NEW",
+        summary: "set the category of transactions, or create, delete or rename a custom category",
+        details: """
+            `category TARGET NAME` sets an existing category (`categories` lists them; none clears). \
+            `category new NAME` creates a custom category, with a colour (#rrggbb or a name such as orange) \
+            and a one-character icon; given for an existing custom category, they update it. The twelve default categories cannot be deleted or renamed. \
+            Deleting a custom category that is in use is refused unless --reassign moves its transactions \
+            to another category (or none). Custom categories are kept in the sidecar file LEDGER.tagsh.
+            """,
+        options: [
+            .init("color", value: "C", "with new: #rrggbb or a colour name"),
+            .init("icon", value: "I", "with new: one character shown before the name"),
+            .init("reassign", value: "OTHER", "with delete: move its transactions to OTHER (or none)"),
+        ],
+        examples: ["category 412 Groceries", "category @ none", "category new Coffee --color #6f4e37 --icon ☕",
+                   "category rename Coffee Cafes", "category delete Cafes --reassign Food"],
+        arguments: .categories
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        guard let first = inv.words.first else { throw .usage("usage: category \(inv.command.usage)", span: nil) }
+        switch first.text.lowercased() {
+        case "new": try categoryNew(&inv, ledger)
+        case "delete": try categoryDelete(&inv, ledger)
+        case "rename": try categoryRename(&inv, ledger)
+        default:
+            guard inv.words.count == 2 else { throw .usage("usage: category TARGET NAME|none", span: inv.words.last?.span) }
+            let rows = try inv.target(first, in: ledger)
+            let w = inv.words[1]
+            var id: UInt32 = 0
+            if w.text.lowercased() != "none" {
+                guard let found = ledger.categories.id(of: w.text) else {
+                    throw ShellError.diagnostic(Diagnostic("no category '\(TextSafety.sanitize(w.text))'", sourceLine: inv.line, span: w.span,
+                                                           notes: ["hint: `categories` lists them; `category new \(Lexer.quoteForHint(w.text))` creates it"]))
+                }
+                id = found
+            }
+            var changes = ChangeSet()
+            for row in rows { changes.record(row: row, field: .category, before: ledger.category[row], after: id) }
+            inv.reportCommit(changes, summary: "category " + (id == 0 ? "none" : ledger.categories[id].name))
+        }
+    }
+
+    static func categoryNew(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
+        guard inv.words.count == 2 else { throw .usage("usage: category new NAME [--color C] [--icon I]", span: inv.words.last?.span) }
+        let w = inv.words[1]
+        let name = w.text.trimmingCharacters(in: " \t")
+        guard !name.isEmpty, name.count <= 64, !name.contains(where: { $0.isNewline || $0 == ";" }) else {
+            throw .usage("a category name is 1 to 64 characters, without line breaks or ;", span: w.span)
+        }
+        let existing = ledger.categories.id(of: name)
+        if let existing, ledger.categories[existing].isDefault {
+            throw .usage("'\(ledger.categories[existing].name)' is a default category", span: w.span)
+        }
+        if existing != nil && inv.values["color"] == nil && inv.values["icon"] == nil {
+            throw .usage("category '\(TextSafety.sanitize(name))' already exists", span: w.span)
+        }
+        var category = existing.map { ledger.categories[$0] } ?? Category(name: name, isDefault: false)
+        if let c = inv.values["color"] {
+            guard let color = Color(parsing: c.text) else {
+                throw .usage("unknown colour '\(c.text)': use #rrggbb or one of \(Color.NamedColor.allCases.map(\.rawValue).joined(separator: ", "))", span: c.span)
+            }
+            category.color = color
+        }
+        if let i = inv.values["icon"] {
+            guard i.text.count == 1, let ch = i.text.first, !ch.isWhitespace, TextSafety.sanitize(i.text) == i.text else {
+                throw .usage("an icon is one visible character", span: i.span)
+            }
+            category.icon = ch
+        }
+        var changes = ChangeSet()
+        if let existing {
+            // Defining an existing custom category again updates its colour and icon (the sidecar relies on this).
+            changes.record(.setCategory(id: existing, before: ledger.categories[existing], after: category))
+            inv.reportCommit(changes, summary: "category \(category.name) updated")
+            return
+        }
+        var hidden = category
+        hidden.isDeleted = true
+        guard let id = inv.session.ledger?.categories.add(hidden) else { throw .noLedger }
+        changes.record(.setCategory(id: id, before: hidden, after: category))
+        inv.reportCommit(changes, summary: "category new \(name)")
+    }
+
+    static func categoryDelete(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
+        guard inv.words.count == 2 else { throw .usage("usage: category delete NAME [--reassign OTHER|none]", span: inv.words.last?.span) }
+        let w = inv.words[1]
+        let id = try existingCustom(w, ledger, verb: "deleted")
+        let rows = (0..<ledger.count).filter { ledger.category[$0] == id }
+        var target: UInt32 = 0
+        if let r = inv.values["reassign"] {
+            if r.text.lowercased() != "none" {
+                guard let other = ledger.categories.id(of: r.text), other != id else {
+                    throw .usage("no other category '\(TextSafety.sanitize(r.text))' to reassign to", span: r.span)
+                }
+                target = other
+            }
+        } else if !rows.isEmpty {
+            throw .usage("category '\(ledger.categories[id].name)' is used by \(plural(rows.count, "transaction")): "
+                         + "add --reassign OTHER (or --reassign none)", span: w.span)
+        }
+        var changes = ChangeSet()
+        for row in rows { changes.record(row: row, field: .category, before: id, after: target) }
+        var deleted = ledger.categories[id]
+        deleted.isDeleted = true
+        changes.record(.setCategory(id: id, before: ledger.categories[id], after: deleted))
+        inv.reportCommit(changes, summary: "category delete \(ledger.categories[id].name)")
+    }
+
+    static func categoryRename(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
+        guard inv.words.count == 3 else { throw .usage("usage: category rename OLD NEW", span: inv.words.last?.span) }
+        let id = try existingCustom(inv.words[1], ledger, verb: "renamed")
+        let w = inv.words[2]
+        let name = w.text.trimmingCharacters(in: " \t")
+        guard !name.isEmpty, name.count <= 64, !name.contains(where: { $0.isNewline || $0 == ";" }) else {
+            throw .usage("a category name is 1 to 64 characters, without line breaks or ;", span: w.span)
+        }
+        if let other = ledger.categories.id(of: name), other != id {
+            throw .usage("category '\(TextSafety.sanitize(name))' already exists", span: w.span)
+        }
+        var renamed = ledger.categories[id]
+        let old = renamed.name
+        renamed.name = name
+        var changes = ChangeSet()
+        changes.record(.setCategory(id: id, before: ledger.categories[id], after: renamed))
+        inv.reportCommit(changes, summary: "category rename \(old) → \(name)")
+    }
+
+    static func existingCustom(_ w: Word, _ ledger: Ledger, verb: String) throws(ShellError) -> UInt32 {
+        guard let id = ledger.categories.id(of: w.text) else {
+            throw .usage("no category '\(TextSafety.sanitize(w.text))'", span: w.span)
+        }
+        if ledger.categories[id].isDefault {
+            throw .usage("'\(ledger.categories[id].name)' is a default category and cannot be \(verb)", span: w.span)
+        }
+        return id
+    }
+}
+
+extension Lexer {
+    /// A word as the person would type it back.
+    static func quoteForHint(_ s: String) -> String { quote(TextSafety.sanitize(s)) }
+}

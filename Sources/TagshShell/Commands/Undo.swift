@@ -1,0 +1,112 @@
+import TagshModel
+
+extension Commands {
+    static let undo = Command(
+        name: "undo", group: .undo, usage: "[N]",
+        summary: "undo the last N steps (default 1)",
+        details: "Every mutating command is one step, however many transactions it touched. `redo` brings undone steps back until a new change is made.",
+        examples: ["undo", "undo 3"],
+        arguments: .none
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let n = try inv.count(default: 1)
+        let session = inv.session
+        guard session.position > 0 else { throw .failed("nothing to undo") }
+        for _ in 0..<min(n, session.position) {
+            session.position -= 1
+            let step = session.steps[session.position]
+            session.ledger?.revert(step.changes)
+            inv.out.note("undid: \(step.command)  [\(step.summary)]")
+        }
+    }
+
+    static let redo = Command(
+        name: "redo", group: .undo, usage: "[N]",
+        summary: "redo the last N undone steps (default 1)",
+        examples: ["redo", "redo 2"],
+        arguments: .none
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let n = try inv.count(default: 1)
+        let session = inv.session
+        guard session.position < session.steps.count else { throw .failed("nothing to redo") }
+        for _ in 0..<min(n, session.steps.count - session.position) {
+            let step = session.steps[session.position]
+            session.ledger?.apply(step.changes)
+            session.position += 1
+            inv.out.note("redid: \(step.command)  [\(step.summary)]")
+        }
+    }
+
+    static let history = Command(
+        name: "history", group: .undo, usage: "",
+        summary: "list the steps: what each did, how many transactions, where you are and what is saved",
+        examples: ["history"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        try inv.expectAtMost(0)
+        let session = inv.session
+        let s = inv.out.style
+        if session.steps.isEmpty {
+            inv.out.line("no changes yet")
+            return
+        }
+        var table = Table([
+            .init(header: ""), .init(header: "#", alignRight: true), .init(header: "COMMAND", shrinkable: true, minWidth: 12),
+            .init(header: "TRANSACTIONS", alignRight: true), .init(header: ""),
+        ])
+        if session.savedPosition == 0 { table.add([.init(""), .init("0"), .init("(as opened)"), .init(""), .init("saved")]) }
+        for (i, step) in session.steps.enumerated() {
+            let n = i + 1
+            var marks: [String] = []
+            if n == session.savedPosition { marks.append("saved") }
+            if n > session.position { marks.append("undone") }
+            table.add([
+                .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(step.command)),
+                .init(String(step.changes.transactionCount)), .init(marks.joined(separator: ", ")),
+            ])
+        }
+        inv.out.text(table.render(width: session.tableWidth, style: s))
+        if session.position == 0 { inv.out.line(s.dim("(every step is undone)")) }
+    }
+
+    static let blame = Command(
+        name: "blame", group: .undo, usage: "ID",
+        summary: "show which step set each annotation of a transaction",
+        examples: ["blame 412"],
+        arguments: .words
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        guard let w = inv.words.first else { throw .usage("usage: blame ID", span: nil) }
+        try inv.expectAtMost(1)
+        let row = try inv.row(w, in: ledger)
+        let session = inv.session
+        let r = Render(ledger: ledger, style: inv.out.style)
+        let t = ledger.transaction(row)
+        let values: [ChangeSet.Field: String] = [
+            .intent: t.intent?.description ?? "none",
+            .category: ledger.category[row] == 0 ? "none" : r.category(ledger.category[row]).plain,
+            .tags: t.tags.isEmpty ? "none" : t.tags.map(TextSafety.sanitize).joined(separator: " "),
+            .note: t.note.map(TextSafety.sanitize) ?? "none",
+        ]
+        inv.out.line(inv.out.style.bold("transaction \(t.id)") + "  " + TextSafety.sanitize(t.merchant))
+        for field in ChangeSet.Field.allCases {
+            var origin = "from the file"
+            for n in stride(from: session.position - 1, through: 0, by: -1) {
+                let c = session.steps[n].changes
+                if (0..<c.count).contains(where: { Int(c.rows[$0]) == row && c.fields[$0] == field }) {
+                    origin = "step \(n + 1): \(TextSafety.sanitize(session.steps[n].command))"
+                    break
+                }
+            }
+            inv.out.line("  " + TextSafety.pad(field.description, 9) + TextSafety.pad(values[field] ?? "", 24) + "  " + origin)
+        }
+    }
+}
+
+extension Invocation {
+    /// The optional count argument of undo and redo.
+    func count(default d: Int) throws(ShellError) -> Int {
+        try expectAtMost(1)
+        guard let w = words.first else { return d }
+        guard let n = Int(w.text), n >= 1 else { throw .usage("'\(w.text)' is not a number of steps", span: w.span) }
+        return n
+    }
+}
