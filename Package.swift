@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "TagshQueryTests", dependencies: ["TagshQuery", "TagshModel"]),
         .testTarget(name: "TagshFormatsTests", dependencies: ["TagshFormats", "TagshModel"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel"],
+        .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel", "TagshQuery", "TagshFormats"],
                     resources: [.copy("Transcripts")]),
     ]
 )

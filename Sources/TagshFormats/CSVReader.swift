@@ -356,14 +356,15 @@ public struct CSVReader {
         return out
     }
 
-    /// Interns a field's trimmed text without building a String unless it is new.
+    /// Interns a field's text without building a String unless it is new.
+    /// Unquoted fields are trimmed (bank exports pad them); spaces inside quotes are kept.
     func intern(_ f: FieldRef, into table: inout StringTable, scratch: inout [UInt8]) -> UInt32 {
         slice(f) { b in
             if f.escaped {
                 scratch = unescape(b)
-                return scratch.withUnsafeBufferPointer { table.intern(bytes: trimmed($0)) }
+                return scratch.withUnsafeBufferPointer { table.intern(bytes: f.quoted ? $0 : trimmed($0)) }
             }
-            return table.intern(bytes: trimmed(b))
+            return table.intern(bytes: f.quoted ? b : trimmed(b))
         }
     }
 
