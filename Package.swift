@@ -32,6 +32,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks (issue 8 grows this); built, never run by the tests.
+        .executableTarget(name: "tagsh-bench", dependencies: ["TagshShell"]),
         .testTarget(name: "TagshModelTests", dependencies: ["TagshModel"]),
         .testTarget(name: "TagshQueryTests", dependencies: ["TagshQuery", "TagshModel"]),
         .testTarget(name: "TagshFormatsTests", dependencies: ["TagshFormats", "TagshModel"],

@@ -36,9 +36,14 @@ public struct ChangeSet: Sendable {
 
     /// How many distinct transactions the change touches.
     public var transactionCount: Int {
-        var seen = Set<Int32>()
-        for r in rows { seen.insert(r) }
-        return seen.count
+        guard let top = rows.max() else { return 0 }
+        var seen = [UInt64](repeating: 0, count: Int(top) / 64 + 1)
+        var n = 0
+        for r in rows {
+            let (word, bit) = (Int(r) >> 6, UInt64(1) << UInt64(r & 63))
+            if seen[word] & bit == 0 { seen[word] |= bit; n += 1 }
+        }
+        return n
     }
 
     /// Records one field change; a change to the same value is dropped.

@@ -240,3 +240,53 @@ struct CompletionTests {
         if !candidates.isEmpty { #expect(result.replacing == replacing) }
     }
 }
+
+struct UnsavedStateTests {
+    @Test func promptMarksUnsavedChangesAndUndoBackToTheSavedPointClearsIt() throws {
+        let (dir, path) = try scratchCopy(of: "basic.csv")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        #expect(session.prompt == "basic.csv> ")
+        session.execute("tag 1 +coffee")
+        #expect(session.prompt == "basic.csv*> ")
+        session.execute("undo")
+        #expect(session.prompt == "basic.csv> ")
+        session.execute("redo")
+        session.execute("save")
+        #expect(session.prompt == "basic.csv> ")
+        session.execute("undo")
+        #expect(session.prompt == "basic.csv*> ", "undoing past the saved point is a change to save")
+    }
+
+    @Test func interactiveQuitWarnsOnceThenQuits() {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.isInteractive = true
+        session.openDemo()
+        #expect(session.execute("quit") == .quit)
+        session.execute("tag 1 +x")
+        #expect(session.execute("quit") == .failed(1))
+        #expect(sink.err.contains("there are unsaved changes"))
+        #expect(session.execute("exit") == .quit)
+        // Another command in between makes the next quit warn again.
+        session.execute("quit")
+        session.execute("count")
+        #expect(session.execute("quit") == .failed(1))
+    }
+
+    @Test func scriptsQuitWithoutWarning() {
+        let session = Session(sink: BufferSink())
+        session.openDemo()
+        session.execute("tag 1 +x")
+        #expect(session.execute("quit") == .quit)
+    }
+
+    @Test func undoStepsStoreDeltasNotCopies() {
+        let session = Session(sink: BufferSink())
+        session.openDemo()
+        session.execute("tag all +x")
+        session.execute("intent 5 want")
+        #expect(session.steps.map(\.changes.count) == [542, 1])
+    }
+}

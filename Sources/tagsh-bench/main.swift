@@ -1,0 +1,57 @@
+// tagsh-bench: times tagsh operations on a ledger file, in process, through
+// Session.execute (the same path as the prompt). Not part of the tests.
+//
+//   swift build -c release --product tagsh-bench
+//   .build/release/tagsh-bench FILE [COMMAND...]
+//
+// With no COMMAND it runs a standard set. Prints each command's wall time and
+// the resident memory (VmRSS, VmHWM from /proc/self/status) after it.
+import Foundation
+import TagshShell
+
+func memory() -> (rss: Int, peak: Int) {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func kb(_ key: String) -> Int {
+        for line in status.split(separator: "\n") where line.hasPrefix(key) {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
+    }
+    return (kb("VmRSS:") / 1024, kb("VmHWM:") / 1024)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let file = arguments.first else {
+    FileHandle.standardError.write(Data("usage: tagsh-bench FILE [COMMAND...]\n".utf8))
+    exit(2)
+}
+let scratch = NSTemporaryDirectory() + "tagsh-bench-\(getpid())-" + (file as NSString).lastPathComponent
+var commands = Array(arguments.dropFirst())
+if commands.isEmpty {
+    commands = [
+        "open \(scratch)", "count", "count 'desc:/^STAR/'", "count tag:coffee amt:<-5",
+        "tag all +x", "undo", "redo", "undo", "redo", "select tag:coffee", "intent @ want", "save",
+        "undo 2", "save",
+    ]
+}
+try? FileManager.default.removeItem(atPath: scratch)
+try FileManager.default.copyItem(atPath: file, toPath: scratch)
+defer {
+    try? FileManager.default.removeItem(atPath: scratch)
+    try? FileManager.default.removeItem(atPath: scratch + ".bak")
+}
+
+let sink = BufferSink()
+let session = Session(sink: sink)
+print("command".padding(toLength: 34, withPad: " ", startingAt: 0) + "      ms   rss MB  peak MB")
+for command in commands {
+    sink.reset()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let status = session.execute(command)
+    let elapsed = clock.now - start
+    let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    let m = memory()
+    let label = String(command.prefix(34)).padding(toLength: 34, withPad: " ", startingAt: 0)
+    print(label + String(format: "%8.1f %8d %8d", ms, m.rss, m.peak) + (status == .ok ? "" : "  FAILED: " + sink.err))
+}
