@@ -35,8 +35,11 @@ extension Commands {
             var id: UInt32 = 0
             if w.text.lowercased() != "none" {
                 guard let found = ledger.categories.id(of: w.text) else {
+                    let names = ledger.categories.liveIDs.map { ledger.categories[$0].name }
+                    let near = names.min { editDistance($0.lowercased(), w.text.lowercased()) < editDistance($1.lowercased(), w.text.lowercased()) }
+                    let hint = near.flatMap { editDistance($0.lowercased(), w.text.lowercased()) <= 2 ? "did you mean '\($0)'? " : nil } ?? ""
                     throw ShellError.diagnostic(Diagnostic("no category '\(TextSafety.sanitize(w.text))'", sourceLine: inv.line, span: w.span,
-                                                           notes: ["hint: `categories` lists them; `category new \(Lexer.quoteForHint(w.text))` creates it"]))
+                                                           notes: ["hint: \(hint)`categories` lists them; `category new \(Lexer.quoteForHint(w.text))` creates it"]))
                 }
                 id = found
             }

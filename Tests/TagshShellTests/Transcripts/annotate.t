@@ -75,6 +75,11 @@ error: no category 'Nonsense'
   category 3 Nonsense
              ^^^^^^^^
 hint: `categories` lists them; `category new Nonsense` creates it
+$ category 3 fod
+error: no category 'fod'
+  category 3 fod
+             ^^^
+hint: did you mean 'Food'? `categories` lists them; `category new fod` creates it
 $ category 3 none
 category none: 1 transaction changed
 $ category new Gifts --color #ff8800 --icon G
