@@ -52,10 +52,7 @@ extension Commands {
     static func categoryNew(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
         guard inv.words.count == 2 else { throw .usage("usage: category new NAME [--color C] [--icon I]", span: inv.words.last?.span) }
         let w = inv.words[1]
-        let name = w.text.trimmingCharacters(in: " \t")
-        guard !name.isEmpty, name.count <= 64, !name.contains(where: { $0.isNewline || $0 == ";" }) else {
-            throw .usage("a category name is 1 to 64 characters, without line breaks or ;", span: w.span)
-        }
+        let name = try categoryName(w)
         let existing = ledger.categories.id(of: name)
         if let existing, ledger.categories[existing].isDefault {
             throw .usage("'\(ledger.categories[existing].name)' is a default category", span: w.span)
@@ -119,10 +116,7 @@ extension Commands {
         guard inv.words.count == 3 else { throw .usage("usage: category rename OLD NEW", span: inv.words.last?.span) }
         let id = try existingCustom(inv.words[1], ledger, verb: "renamed")
         let w = inv.words[2]
-        let name = w.text.trimmingCharacters(in: " \t")
-        guard !name.isEmpty, name.count <= 64, !name.contains(where: { $0.isNewline || $0 == ";" }) else {
-            throw .usage("a category name is 1 to 64 characters, without line breaks or ;", span: w.span)
-        }
+        let name = try categoryName(w)
         if let other = ledger.categories.id(of: name), other != id {
             throw .usage("category '\(TextSafety.sanitize(name))' already exists", span: w.span)
         }
@@ -132,6 +126,15 @@ extension Commands {
         var changes = ChangeSet()
         changes.record(.setCategory(id: id, before: ledger.categories[id], after: renamed))
         inv.reportCommit(changes, summary: "category rename \(old) → \(name)")
+    }
+
+    /// A new category name, trimmed: 1 to 64 characters, no line breaks or `;`.
+    static func categoryName(_ w: Word) throws(ShellError) -> String {
+        let name = w.text.trimmingCharacters(in: " \t")
+        guard !name.isEmpty, name.count <= 64, !name.contains(where: { $0.isNewline || $0 == ";" }) else {
+            throw .usage("a category name is 1 to 64 characters, without line breaks or ;", span: w.span)
+        }
+        return name
     }
 
     static func existingCustom(_ w: Word, _ ledger: Ledger, verb: String) throws(ShellError) -> UInt32 {
