@@ -90,6 +90,8 @@ public struct Invocation {
     public var values: [String: Word] = [:]
     /// Set by `quit` to end the session.
     public var quit = false
+    /// The line as it should be replayed (with `@` replaced by ids); nil: the line itself.
+    public var replayLine: String?
 
     public var out: Printer { session.printer }
 

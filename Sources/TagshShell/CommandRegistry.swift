@@ -11,7 +11,7 @@ public struct CommandRegistry: Sendable {
         Commands.categories, Commands.intents, Commands.summary,
         Commands.tag, Commands.intent, Commands.category, Commands.note,
         Commands.undo, Commands.redo, Commands.history, Commands.blame,
-        Commands.source, Commands.set, Commands.echo, Commands.help, Commands.quit,
+        Commands.source, Commands.record, Commands.recover, Commands.discard, Commands.set, Commands.echo, Commands.help, Commands.quit,
     ])
 
     /// The command called `name` or one of its aliases (case-insensitive).

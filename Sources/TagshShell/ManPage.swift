@@ -25,6 +25,28 @@ public enum ManPage {
             out += ".TP\n.B \(roff(flag))\n\(roff(help))\n"
         }
         out += """
+            .SH SCRIPTS
+            Everything typed at the prompt can run from a file. A line starting with \\fB#\\fR is a comment,
+            a trailing \\fB\\e\\fR continues a line, and words are quoted as in a POSIX shell.
+            Errors name \\fIFILE\\fR:\\fILINE\\fR; the first failing command stops the script (exit 1)
+            unless \\fB\\-\\-keep\\-going\\fR is given.
+            A script that starts with \\fB#!/usr/bin/env \\-S tagsh \\-f\\fR runs directly:
+            .PP
+            .nf
+            #!/usr/bin/env \\-S tagsh \\-f
+            # next month's clean-up
+            select starbucks
+            tag @ +coffee
+            category @ Food
+            save
+            .fi
+            .PP
+            \\fB./cleanup.tagsh bank.csv\\fR runs it. \\fBrecord FILE\\fR writes such a file from what you type, and
+            \\fBhistory \\-\\-script\\fR prints the session's effective changes (undone steps left out, \\fB@\\fR
+            replaced by ids) as one.
+            .PP
+            While there are unsaved changes, every change is appended to \\fILEDGER.tagsh\\-recover\\fR before the
+            command returns. After a crash, opening the ledger offers \\fBrecover\\fR or \\fBdiscard\\fR.
             .SH EXIT STATUS
             0 success; 1 a command failed in a script; 2 a usage error; 65 the ledger could not be parsed;
             66 a file could not be opened; 74 an I/O error while saving.
@@ -56,6 +78,9 @@ public enum ManPage {
             .TP
             .I LEDGER.tagsh
             The sidecar beside a ledger: tagsh commands sourced when the ledger is opened (unless \\fB\\-\\-no\\-init\\fR).
+            .TP
+            .I LEDGER.tagsh\\-recover
+            The recovery journal: the changes not yet saved, as commands. Removed by save and by a normal exit.
             .TP
             .I LEDGER.bak
             The original file, kept once per session before the first save overwrites it.

@@ -49,6 +49,11 @@ public final class Session {
     public var jsonOutput = false
     /// Read the sidecar `LEDGER.tagsh` when a ledger is opened.
     public var sourcesSidecar = true
+    /// A recovery journal from an earlier session, waiting for `recover` or `discard`.
+    public internal(set) var pendingRecovery: String?
+    var journalFile: AppendFile?
+    /// Where `record` appends every command that succeeds.
+    var record: AppendFile?
     /// Whether `quit` was already refused once because of unsaved changes.
     var quitWarned = false
     /// Files being sourced, innermost last, to refuse cycles.
@@ -176,6 +181,9 @@ public final class Session {
         var invocation = try parseOptions(Array(words.dropFirst()), for: command, line: line, nameWord: first)
         if command.name != "quit" { quitWarned = false }
         try command.run(&invocation)
+        if let record, sourceStack.isEmpty, command.name != "record", !invocation.quit {
+            do throws(FileError) { try record.append(line) } catch { throw .file(error) }
+        }
         return invocation.quit ? .quit : .ok
     }
 
@@ -244,6 +252,7 @@ public final class Session {
             position = 0
             savedPosition = 0
         }
+        checkForRecovery(path: path)
     }
 
     /// Opens the built-in sample ledger.
@@ -259,6 +268,8 @@ public final class Session {
     }
 
     func install(_ loaded: LoadedLedger, file: OpenFile) {
+        if pendingRecovery == nil { removeJournal() }
+        pendingRecovery = nil
         ledger = loaded.ledger
         self.file = file
         selection = nil

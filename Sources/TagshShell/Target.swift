@@ -4,13 +4,15 @@ import TagshQuery
 extension Invocation {
     /// The rows a TARGET word names: an id (`412`), a list with ranges
     /// (`412,415,420-430`), `@` (the selection) or `all`. Sorted, without repeats.
-    func target(_ w: Word, in ledger: Ledger) throws(ShellError) -> [Int] {
+    mutating func target(_ w: Word, in ledger: Ledger) throws(ShellError) -> [Int] {
         let text = w.text.lowercased()
         if text == "all" { return Array(0..<ledger.count) }
         if text == "@" {
             guard let selection = session.selection else {
                 throw .usage("there is no selection yet: `ls` or `select` sets @", span: w.span)
             }
+            // Scripts and the recovery journal get the ids, so they replay without the selection.
+            replayLine = Self.replacing(w.span, in: line, with: idRanges(selection))
             return selection
         }
         var rows = Set<Int>()
@@ -27,6 +29,28 @@ extension Invocation {
         }
         return rows.sorted()
     }
+}
+
+extension Invocation {
+    static func replacing(_ span: Range<Int>, in line: String, with text: String) -> String {
+        let chars = Array(line)
+        return String(chars[..<span.lowerBound]) + text + String(chars[span.upperBound...])
+    }
+}
+
+/// Rows as a TARGET: `1-3,7,9-12` (ids, 1-based); `1-0` is never produced.
+func idRanges(_ rows: [Int]) -> String {
+    guard !rows.isEmpty else { return "none" }
+    var parts: [String] = []
+    var start = rows[0], last = rows[0]
+    for r in rows.dropFirst() {
+        if r == last + 1 { last = r; continue }
+        parts.append(start == last ? "\(start + 1)" : "\(start + 1)-\(last + 1)")
+        start = r
+        last = r
+    }
+    parts.append(start == last ? "\(start + 1)" : "\(start + 1)-\(last + 1)")
+    return parts.joined(separator: ",")
 }
 
 /// "3 transactions", "1 transaction".

@@ -13,10 +13,10 @@ struct TagshCLI: ParsableCommand {
         version: TagshVersion.string
     )
 
-    @Option(name: [.short, .customLong("command")], help: ArgumentHelp("Run CMD (repeatable, in order), then exit.", valueName: "CMD"))
+    @Option(name: [.customShort("c"), .customLong("command")], help: ArgumentHelp("Run CMD (repeatable, in order), then exit.", valueName: "CMD"))
     var commands: [String] = []
 
-    @Option(name: [.short, .customLong("file")], help: ArgumentHelp("Run the commands in SCRIPT (repeatable), then exit.", valueName: "SCRIPT"))
+    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run the commands in SCRIPT (repeatable), then exit.", valueName: "SCRIPT"))
     var scripts: [String] = []
 
     @Flag(name: .shortAndLong, help: "Stay at the prompt after -c/-f.")
@@ -129,6 +129,8 @@ struct TagshCLI: ParsableCommand {
         }
         sink.flush()
 
+        // A normal exit discards unsaved changes on purpose, so the recovery journal goes too.
+        defer { session.close() }
         let steps = ScriptSteps.inOrder(CommandLine.arguments)
         var sawFailure = false
         if !steps.isEmpty {

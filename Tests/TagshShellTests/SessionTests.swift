@@ -220,9 +220,9 @@ struct CompletionTests {
     static let table: [(String, Int, [String])] = [
         ("su|", 2, ["summary"]),
         ("S|", 1, ["save", "select", "set", "show", "source", "summary"]),
-        ("|", 0, ["blame", "categories", "category", "count", "echo", "export", "help", "history", "info", "intent", "intents",
-                  "ls", "merchants", "note", "open", "quit", "redo", "save", "select", "set", "show", "source", "summary",
-                  "tag", "tags", "undo"]),
+        ("|", 0, ["blame", "categories", "category", "count", "discard", "echo", "export", "help", "history", "info", "intent",
+                  "intents", "ls", "merchants", "note", "open", "quit", "record", "recover", "redo", "save", "select", "set",
+                  "show", "source", "summary", "tag", "tags", "undo"]),
         ("help qu|", 2, ["query", "quit"]),
         ("set max|", 3, ["max-tags"]),
         ("open ch|", 2, ["checking.csv", "cheques/"]),

@@ -56,7 +56,7 @@ extension Commands {
         session.ledger?.tags = tagsTable
         session.ledger?.tagSets = sets
         let what = (adds.map { "+" + $0 } + removes.map { "-" + $0 }).joined(separator: " ")
-        inv.reportCommit(changes, summary: "tag \(what)")
+        try inv.reportCommit(changes, summary: "tag \(what)")
     }
 
     static let intent = Command(
@@ -78,7 +78,7 @@ extension Commands {
         }
         var changes = ChangeSet()
         for row in rows { changes.record(row: row, field: .intent, before: UInt32(ledger.intent[row]), after: UInt32(value)) }
-        inv.reportCommit(changes, summary: "intent \(w.text.lowercased())")
+        try inv.reportCommit(changes, summary: "intent \(w.text.lowercased())")
     }
 
     static let note = Command(
@@ -97,7 +97,7 @@ extension Commands {
         var changes = ChangeSet()
         for row in rows { changes.record(row: row, field: .note, before: ledger.note[row], after: id) }
         inv.session.ledger?.notes = notes
-        inv.reportCommit(changes, summary: text.isEmpty ? "note cleared" : "note set")
+        try inv.reportCommit(changes, summary: text.isEmpty ? "note cleared" : "note set")
     }
 }
 
@@ -119,10 +119,13 @@ func idList(_ ids: [Int]) -> String {
 
 extension Invocation {
     /// Commits a change as one undo step and prints its one-line summary.
-    func reportCommit(_ changes: ChangeSet, summary: String) {
+    func reportCommit(_ changes: ChangeSet, summary: String) throws(ShellError) {
+        try session.checkCanChange()
         let n = changes.transactionCount
         let full = changes.count == 0 ? summary : summary + " (" + plural(n, "transaction") + ")"
-        if session.commit(changes, command: line.trimmingCharacters(in: " \t"), summary: full) {
+        let replay = (replayLine ?? line).trimmingCharacters(in: " \t")
+        if session.commit(changes, command: replay, summary: full) {
+            try session.journal(replay)
             out.note(changes.count == 0 ? summary : "\(summary): \(plural(n, "transaction")) changed")
         } else {
             out.note("nothing changed")

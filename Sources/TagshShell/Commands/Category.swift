@@ -45,7 +45,7 @@ extension Commands {
             }
             var changes = ChangeSet()
             for row in rows { changes.record(row: row, field: .category, before: ledger.category[row], after: id) }
-            inv.reportCommit(changes, summary: "category " + (id == 0 ? "none" : ledger.categories[id].name))
+            try inv.reportCommit(changes, summary: "category " + (id == 0 ? "none" : ledger.categories[id].name))
         }
     }
 
@@ -77,14 +77,14 @@ extension Commands {
         if let existing {
             // Defining an existing custom category again updates its colour and icon (the sidecar relies on this).
             changes.record(.setCategory(id: existing, before: ledger.categories[existing], after: category))
-            inv.reportCommit(changes, summary: "category \(category.name) updated")
+            try inv.reportCommit(changes, summary: "category \(category.name) updated")
             return
         }
         var hidden = category
         hidden.isDeleted = true
         guard let id = inv.session.ledger?.categories.add(hidden) else { throw .noLedger }
         changes.record(.setCategory(id: id, before: hidden, after: category))
-        inv.reportCommit(changes, summary: "category new \(name)")
+        try inv.reportCommit(changes, summary: "category new \(name)")
     }
 
     static func categoryDelete(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
@@ -109,7 +109,7 @@ extension Commands {
         var deleted = ledger.categories[id]
         deleted.isDeleted = true
         changes.record(.setCategory(id: id, before: ledger.categories[id], after: deleted))
-        inv.reportCommit(changes, summary: "category delete \(ledger.categories[id].name)")
+        try inv.reportCommit(changes, summary: "category delete \(ledger.categories[id].name)")
     }
 
     static func categoryRename(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
@@ -125,7 +125,7 @@ extension Commands {
         renamed.name = name
         var changes = ChangeSet()
         changes.record(.setCategory(id: id, before: ledger.categories[id], after: renamed))
-        inv.reportCommit(changes, summary: "category rename \(old) → \(name)")
+        try inv.reportCommit(changes, summary: "category rename \(old) → \(name)")
     }
 
     /// A new category name, trimmed: 1 to 64 characters, no line breaks or `;`.

@@ -174,7 +174,7 @@ func renameOrDeleteTag(_ inv: inout Invocation, _ ledger: Ledger, rename: Bool) 
     inv.session.ledger?.tags = tagsTable
     inv.session.ledger?.tagSets = sets
     let old = ledger.tags[oldID]
-    inv.reportCommit(changes, summary: rename ? "tags rename \(old) → \(newID.map { tagsTable[$0] } ?? "")" : "tags delete \(old)")
+    try inv.reportCommit(changes, summary: rename ? "tags rename \(old) → \(newID.map { tagsTable[$0] } ?? "")" : "tags delete \(old)")
 }
 
 /// Parses a PATTERN argument: `/REGEX/` or a case-insensitive substring.

@@ -53,6 +53,7 @@ extension Session {
             file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(target))
             baseline = Baseline(ledger)
             savedPosition = position
+            removeJournal()
             try writeSidecar(for: target)
         }
         self.file = file

@@ -35,6 +35,10 @@ extension Commands {
                 throw .usage(problem, span: inv.words[problem.hasPrefix("unknown") ? 0 : 1].span)
             }
             inv.session.settings = settings
+            // A limit the next commands depend on goes to the recovery journal too.
+            if inv.session.hasUnsavedChanges, inv.words[0].text.lowercased() == "max-tags" {
+                try inv.session.journal(inv.line.trimmingCharacters(in: " \t"))
+            }
         default:
             throw .usage("usage: set NAME VALUE (or `set` alone to list)", span: inv.words.last?.span)
         }

@@ -10,7 +10,9 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
         let session = inv.session
+        try session.checkCanChange()
         guard session.position > 0 else { throw .failed("nothing to undo") }
+        defer { try? session.journal(inv.line.trimmingCharacters(in: " \t")) }
         for _ in 0..<min(n, session.position) {
             session.position -= 1
             let step = session.steps[session.position]
@@ -27,7 +29,9 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
         let session = inv.session
+        try session.checkCanChange()
         guard session.position < session.steps.count else { throw .failed("nothing to redo") }
+        defer { try? session.journal(inv.line.trimmingCharacters(in: " \t")) }
         for _ in 0..<min(n, session.steps.count - session.position) {
             let step = session.steps[session.position]
             session.ledger?.apply(step.changes)
@@ -37,12 +41,24 @@ extension Commands {
     }
 
     static let history = Command(
-        name: "history", group: .undo, usage: "",
+        name: "history", group: .undo, usage: "[--script]",
         summary: "list the steps: what each did, how many transactions, where you are and what is saved",
-        examples: ["history"]
+        details: """
+            With --script, prints the session's effective changes as a replayable script: the steps that are \
+            applied (undone ones left out), with @ replaced by the ids it stood for, after the settings they \
+            depend on. Replaying it on the file as opened, then saving, gives the same file.
+            """,
+        options: [.init("script", "print the effective steps as a script")],
+        examples: ["history", "history --script > cleanup.tagsh"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)
         let session = inv.session
+        if inv.flag("script") {
+            inv.out.line("# tagsh script: \(plural(session.position, "step")) from `history --script`")
+            if session.settings.maxTags != Settings().maxTags { inv.out.line("set max-tags \(session.settings.maxTags)") }
+            for step in session.steps.prefix(session.position) { inv.out.line(step.command) }
+            return
+        }
         let s = inv.out.style
         if session.steps.isEmpty {
             inv.out.line("no changes yet")

@@ -49,6 +49,9 @@ Undo
 
 Scripting and session
   source      run the commands in a file
+  record      append every command that succeeds to FILE, as a replayable script
+  recover     replay the changes a session that ended abruptly left in the recovery journal
+  discard     drop the recovery journal left by a session that ended abruptly
   set         show the settings, or change one
   echo        print the words, separated by spaces
   help        list the commands, or explain one command or the query language

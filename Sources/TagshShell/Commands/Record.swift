@@ -1,0 +1,56 @@
+import TagshFormats
+import TagshModel
+
+extension Commands {
+    static let record = Command(
+        name: "record", group: .session, usage: "FILE | off",
+        summary: "append every command that succeeds to FILE, as a replayable script",
+        details: "Commands are appended as typed, one per line, as soon as they succeed; `record off` stops. Replay with `source FILE` or `tagsh LEDGER -f FILE`.",
+        examples: ["record cleanup.tagsh", "record off"],
+        arguments: .file
+    ) { (inv: inout Invocation) throws(ShellError) in
+        guard let w = inv.words.first else {
+            inv.out.line(inv.session.record.map { "recording to \(TextSafety.sanitize($0.path))" } ?? "not recording")
+            return
+        }
+        try inv.expectAtMost(1)
+        if w.text == "off" && !w.isQuoted {
+            guard inv.session.record != nil else { throw .failed("not recording") }
+            inv.session.record = nil
+            return
+        }
+        do throws(FileError) { inv.session.record = try AppendFile(path: w.text) } catch { throw .file(error) }
+        inv.out.note("recording to \(TextSafety.sanitize(w.text))")
+    }
+
+    static let recover = Command(
+        name: "recover", group: .session, usage: "",
+        summary: "replay the changes a session that ended abruptly left in the recovery journal",
+        details: "When a ledger is opened and LEDGER.tagsh-recover exists, its commands are replayed as unsaved changes; `save` then writes them.",
+        examples: ["recover"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        try inv.expectAtMost(0)
+        let session = inv.session
+        guard let journal = session.pendingRecovery else { throw .failed("there is nothing to recover") }
+        let text: String
+        do throws(FileError) { text = String(decoding: try FileIO.read(journal).bytes, as: UTF8.self) } catch { throw .file(error) }
+        session.pendingRecovery = nil
+        // The replayed commands are journalled again as they run, into a fresh journal.
+        session.removeJournal()
+        let status = session.runScript(text, name: journal)
+        if case .failed = status { throw .failed("recovery stopped at the first command that failed; what ran before it is applied") }
+        inv.out.note("recovered \(plural(session.position, "step")); `save` keeps them")
+    }
+
+    static let discard = Command(
+        name: "discard", group: .session, usage: "",
+        summary: "drop the recovery journal left by a session that ended abruptly",
+        examples: ["discard"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        try inv.expectAtMost(0)
+        guard inv.session.pendingRecovery != nil else { throw .failed("there is nothing to discard") }
+        inv.session.pendingRecovery = nil
+        inv.session.removeJournal()
+        inv.out.note("discarded the recovery journal")
+    }
+}

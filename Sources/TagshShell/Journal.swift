@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TagshFormats
+import TagshModel
+
+/// The recovery journal and `record`: append-only command files.
+///
+/// While there are unsaved changes, every mutating command is appended to
+/// `LEDGER.tagsh-recover` and written to the kernel before the command returns,
+/// so a crash or a SIGKILL loses nothing: opening the ledger again offers
+/// `recover` (replay) or `discard`. A save removes the journal, and so does a
+/// normal exit, where unsaved changes are discarded on purpose.
+final class AppendFile {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws(FileError) {
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        if fd < 0 { throw FileError(path: path, kind: .permissionDenied, whileWriting: true) }
+    }
+
+    deinit { close(fd) }
+
+    /// Appends one line with a single write(2): once it returns, a killed process keeps it.
+    func append(_ line: String) throws(FileError) {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, kind: .other(String(cString: strerror(errno))), whileWriting: true)
+            }
+            offset += n
+        }
+    }
+}
+
+extension Session {
+    /// `bank.csv` → `bank.csv.tagsh-recover`.
+    public static func recoveryPath(for path: String) -> String { path + ".tagsh-recover" }
+
+    /// Refuses changes while a recovery journal from an earlier session waits for `recover` or `discard`.
+    func checkCanChange() throws(ShellError) {
+        if let pending = pendingRecovery {
+            throw .failed("\(pending) holds unsaved changes from a session that ended abruptly: `recover` replays them, `discard` drops them")
+        }
+    }
+
+    /// Appends a mutating command to the recovery journal (not while replaying it).
+    func journal(_ line: String) throws(ShellError) {
+        guard let path = file?.path else { return }
+        do throws(FileError) {
+            if journalFile == nil {
+                let journal = try AppendFile(path: Session.recoveryPath(for: path))
+                try journal.append("# tagsh recovery journal for \(path): replayed by `recover`")
+                // Settings the commands depend on come first.
+                if settings.maxTags != Settings().maxTags { try journal.append("set max-tags \(settings.maxTags)") }
+                journalFile = journal
+            }
+            try journalFile?.append(line)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// Deletes the journal: after a save, or at a normal exit.
+    func removeJournal() {
+        journalFile = nil
+        if let path = file?.path { unlink(Session.recoveryPath(for: path)) }
+    }
+
+    /// Ends the session normally: unsaved changes are discarded on purpose, so the journal goes.
+    public func close() {
+        if pendingRecovery == nil { removeJournal() }
+        record = nil
+    }
+
+    /// Notices a journal left by a session that did not end normally.
+    func checkForRecovery(path: String) {
+        let journal = Session.recoveryPath(for: path)
+        guard FileIO.exists(journal) else { return }
+        pendingRecovery = journal
+        let lines = (try? FileIO.read(journal).bytes).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let n = lines.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.count
+        printer.note("\(TextSafety.sanitize(path)): a session that ended without saving left \(plural(n, "command")) in \(TextSafety.sanitize(journal)).")
+        printer.note("`recover` replays them; `discard` drops them.")
+    }
+}
