@@ -27,6 +27,8 @@ public struct Command: Sendable {
         case intents
         /// A TARGET (or new/delete/rename), then a category.
         case categories
+        /// Rule names.
+        case rules
     }
 
     /// An option such as `--limit N` or `--json`.

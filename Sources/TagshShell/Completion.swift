@@ -1,15 +1,41 @@
+import TagshModel
 import TagshQuery
+
+/// What completion offers from the open ledger, most used first. Built once
+/// per change to the ledger (see `Session.completionData`).
+public struct CompletionData: Sendable {
+    public var tags: [String] = []
+    public var categories: [String] = []
+    public var customCategories: [String] = []
+    public var merchants: [String] = []
+    public var ruleNames: [String] = []
+    /// The tags the transactions of a TARGET word carry, most used first (nil: not a target).
+    public var tagsOfTarget: @Sendable (String) -> [String]? = { _ in nil }
+
+    public init(tags: [String] = [], categories: [String] = [], customCategories: [String] = [], merchants: [String] = [],
+                ruleNames: [String] = [], tagsOfTarget: @escaping @Sendable (String) -> [String]? = { _ in nil }) {
+        self.tags = tags
+        self.categories = categories
+        self.customCategories = customCategories
+        self.merchants = merchants
+        self.ruleNames = ruleNames
+        self.tagsOfTarget = tagsOfTarget
+    }
+}
 
 /// Tab completion as a pure function: the text before the cursor in, the
 /// candidates for the word being typed out. The libedit glue only inserts.
 public struct Completer {
     /// Lists a folder's entries (name, is a folder); injected so tests need no disk.
     public var listDirectory: (String) -> [(name: String, isDirectory: Bool)]
+    /// The ledger's names; nil when no ledger is open.
+    public var data: () -> CompletionData?
     let registry: CommandRegistry
 
-    public init(registry: CommandRegistry = .standard,
+    public init(registry: CommandRegistry = .standard, data: @escaping () -> CompletionData? = { nil },
                 listDirectory: @escaping (String) -> [(name: String, isDirectory: Bool)]) {
         self.registry = registry
+        self.data = data
         self.listDirectory = listDirectory
     }
 
@@ -20,39 +46,141 @@ public struct Completer {
     }
 
     public func complete(_ textBeforeCursor: String) -> Result {
-        // The word being typed starts after the last unquoted space.
-        let chars = Array(textBeforeCursor)
-        var start = chars.count
-        while start > 0 && chars[start - 1] != " " && chars[start - 1] != "\t" { start -= 1 }
-        let current = String(chars[start...])
-        let before = String(chars[..<start])
+        let (before, current) = Completer.split(textBeforeCursor)
         let words = (try? Lexer.words(in: before)) ?? []
-        if words.isEmpty {
-            return Result(replacing: current.count, candidates: matching(current, registry.commands.map(\.name).sorted()))
-        }
+        func offer(_ c: [String]) -> Result { Result(replacing: current.count, candidates: c) }
+        if words.isEmpty { return offer(matching(current, registry.commands.map(\.name).sorted())) }
         guard let command = registry.command(named: words[0].text) else { return Result(replacing: 0, candidates: []) }
+        let args = Array(words.dropFirst()).map(\.text)
+        let d = data() ?? CompletionData()
+
+        // An option's value, then the options themselves.
+        if let option = args.last, option.hasPrefix("--") {
+            switch option {
+            case "--sort": return offer(matching(current, ["date", "amount", "merchant"]))
+            case "--format": return offer(matching(current, ["csv", "json", "journal", "beancount"]))
+            case "--reassign": return offer(matching(unquote(current), d.categories + ["none"]).map(quoted))
+            case "--color": return offer(matching(current, Color.NamedColor.allCases.map(\.rawValue)))
+            case "--date-format": return offer(matching(current, ["%Y-%m-%d", "%m/%d/%Y", "%d/%m/%Y", "%d.%m.%Y"]))
+            default: break
+            }
+        }
+        if current.hasPrefix("--") { return offer(matching(current, command.options.map { "--" + $0.name })) }
+
         switch command.arguments {
-        case .command where words.count == 1:
-            return Result(replacing: current.count, candidates: matching(current, (registry.commands.map(\.name) + ["query"]).sorted()))
-        case .settings where words.count == 1:
-            return Result(replacing: current.count, candidates: matching(current, Settings.names))
+        case .command where args.isEmpty:
+            return offer(matching(current, (registry.commands.map(\.name) + ["query"]).sorted()))
+        case .settings:
+            if args.isEmpty { return offer(matching(current, Settings.names)) }
+            if args.count == 1 {
+                switch args[0] {
+                case "color": return offer(matching(current, Settings.ColorMode.allCases.map(\.rawValue)))
+                case "width": return offer(matching(current, ["auto"]))
+                default: return offer([])
+                }
+            }
         case .file:
-            if current.hasPrefix("--") { break }
-            return Result(replacing: current.count, candidates: paths(current))
+            if command.name == "record" && args.isEmpty && "off".hasPrefix(current) && !current.isEmpty {
+                return offer(["off"])
+            }
+            return offer(paths(current))
+        case .tags where args.count >= 1:
+            if current.hasPrefix("+") { return offer(matching(String(current.dropFirst()), d.tags).map { "+" + $0 }) }
+            if current.hasPrefix("-") {
+                let own = d.tagsOfTarget(args[0]) ?? []
+                return offer(matching(String(current.dropFirst()), own).map { "-" + $0 })
+            }
+        case .intents where args.count == 1:
+            return offer(matching(current, Intent.allCases.map(\.description) + ["none"]))
+        case .categories:
+            if args.isEmpty { return offer(matching(current, current.isEmpty ? [] : ["new", "delete", "rename"])) }
+            if args.count == 1 {
+                switch args[0].lowercased() {
+                case "new": return offer([])
+                case "delete", "rename": return offer(matching(unquote(current), d.customCategories).map(quoted))
+                default: return offer(matching(unquote(current), d.categories + ["none"]).map(quoted))
+                }
+            }
+        case .words where command.name == "tags":
+            if args.isEmpty { return offer(matching(current, ["rename", "delete"] + d.tags)) }
+            if ["rename", "delete"].contains(args[0]) && args.count == 1 { return offer(matching(current, d.tags)) }
+        case .query:
+            if command.name == "summary", args.last?.lowercased() == "by" {
+                return offer(matching(current, ["category", "intent", "tag", "merchant", "month"]))
+            }
+            return offer(queryTerm(current, d))
+        case .rules:
+            return offer(matching(current, d.ruleNames))
         default:
             break
         }
-        if current.hasPrefix("--") {
-            return Result(replacing: current.count, candidates: matching(current, command.options.map { "--" + $0.name }))
+        return offer([])
+    }
+
+    /// Completes one query term: keys (`da` → `date:`), then values after
+    /// `tag:`, `cat:`, `intent:`, `desc:`/`merchant:`; a leading `-` is kept.
+    func queryTerm(_ word: String, _ d: CompletionData) -> [String] {
+        var term = Substring(word)
+        var lead = ""
+        while let f = term.first, f == "-" || f == "(" { lead.append(f); term = term.dropFirst() }
+        guard let colon = term.firstIndex(of: ":") else {
+            return matching(String(term), QueryParser.keys.map { $0 + ":" }).map { lead + $0 }
         }
-        return Result(replacing: 0, candidates: [])
+        let key = term[..<colon].lowercased()
+        let value = unquote(String(term[term.index(after: colon)...]))
+        let values: [String]
+        switch key {
+        case "tag": values = d.tags + ["none", "any"]
+        case "cat": values = d.categories + ["none"]
+        case "intent": values = Intent.allCases.map(\.description) + ["none"]
+        case "desc", "merchant": values = d.merchants
+        default: return []
+        }
+        return matching(value, values).map { lead + key + ":" + quoted($0) }
     }
 
     /// Candidates that start with `typed`, ignoring case, in the given order.
     func matching(_ typed: String, _ candidates: [String]) -> [String] {
         let t = typed.lowercased()
         var seen = Set<String>()
-        return candidates.filter { $0.lowercased().hasPrefix(t) && seen.insert($0).inserted }
+        return candidates.filter { $0.lowercased().hasPrefix(t) && seen.insert($0.lowercased()).inserted }
+    }
+
+    /// A name as it must be typed: double-quoted when it holds spaces or quoting characters.
+    func quoted(_ name: String) -> String {
+        if !name.isEmpty, !name.contains(where: { " \t'\"\\$`,;()".contains($0) }) { return name }
+        return "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    }
+
+    /// The typed part of a value without its opening quote.
+    func unquote(_ s: String) -> String {
+        guard let f = s.first, f == "\"" || f == "'" else { return s }
+        var t = String(s.dropFirst())
+        if t.last == f { t.removeLast() }
+        return t
+    }
+
+    /// Splits the text before the cursor into what comes before the current
+    /// word and the word itself; spaces inside quotes do not end a word.
+    static func split(_ text: String) -> (before: String, current: String) {
+        var quote: Character?
+        var start = text.startIndex
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "\\" {
+                i = text.index(after: i)
+                if i == text.endIndex { break }
+            } else if c == " " || c == "\t" {
+                start = text.index(after: i)
+            }
+            i = text.index(after: i)
+        }
+        return (String(text[..<start]), String(text[start...]))
     }
 
     /// File and folder names completing a path; folders end with `/`.
@@ -70,5 +198,54 @@ public struct Completer {
             .filter { $0.name.lowercased().hasPrefix(prefix.lowercased()) }
             .sorted { $0.name < $1.name }
         return entries.map { folder + $0.name + ($0.isDirectory ? "/" : "") }
+    }
+}
+
+extension Session {
+    /// The names completion offers, most used first; rebuilt only after a change.
+    public func completionData() -> CompletionData? {
+        guard let ledger else { return nil }
+        if let cache = completionCache, cache.generation == generation { return cache.data }
+        var perSet = [Int](repeating: 0, count: ledger.tagSets.count)
+        for s in ledger.tagSet { perSet[Int(s)] += 1 }
+        var tagUse = [Int](repeating: 0, count: ledger.tags.count + 1)
+        for (s, n) in perSet.enumerated() where n > 0 { for t in ledger.tagSets[UInt32(s)] { tagUse[Int(t)] += n } }
+        let tagOrder = ledger.tags.ids.filter { tagUse[Int($0)] > 0 }.sorted { tagUse[Int($0)] > tagUse[Int($1)] }
+        let tagNames = tagOrder.map { ledger.tags[$0] }
+        var catUse = [Int](repeating: 0, count: Int(ledger.categories.ids.upperBound))
+        for c in ledger.category { catUse[Int(c)] += 1 }
+        let cats = ledger.categories.liveIDs.sorted { catUse[Int($0)] > catUse[Int($1)] }
+        var merchantUse = [Int](repeating: 0, count: ledger.merchants.count + 1)
+        for m in ledger.merchant { merchantUse[Int(m)] += 1 }
+        let merchants = ledger.merchants.ids.sorted { merchantUse[Int($0)] > merchantUse[Int($1)] }.map { ledger.merchants[$0] }
+        let rank = Dictionary(uniqueKeysWithValues: tagOrder.enumerated().map { ($1, $0) })
+        let sets = ledger.tagSets, tagSetColumn = ledger.tagSet, tags = ledger.tags, selection = self.selection ?? []
+        let count = ledger.count
+        let data = CompletionData(
+            tags: tagNames,
+            categories: cats.map { ledger.categories[$0].name },
+            customCategories: cats.filter { !ledger.categories[$0].isDefault }.map { ledger.categories[$0].name },
+            merchants: merchants,
+            tagsOfTarget: { target in
+                let rows: [Int]
+                switch target.lowercased() {
+                case "all": rows = Array(0..<count)
+                case "@": rows = selection
+                default:
+                    var r: [Int] = []
+                    for part in target.split(separator: ",") {
+                        let b = part.split(separator: "-")
+                        guard let lo = Int(b.first ?? ""), let hi = Int(b.last ?? ""), lo >= 1, hi <= count, lo <= hi else { return nil }
+                        r.append(contentsOf: (lo - 1)...(hi - 1))
+                    }
+                    rows = r
+                }
+                var present = Set<UInt32>()
+                var seenSets = Set<UInt32>()
+                for row in rows where seenSets.insert(tagSetColumn[row]).inserted { present.formUnion(sets[tagSetColumn[row]]) }
+                return present.sorted { (rank[$0] ?? .max) < (rank[$1] ?? .max) }.map { tags[$0] }
+            })
+        completionCache = (generation, data)
+        return data
     }
 }

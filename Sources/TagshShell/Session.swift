@@ -31,7 +31,7 @@ public final class Session {
     public internal(set) var ledger: Ledger?
     public internal(set) var file: OpenFile?
     /// The current selection `@`: rows listed by the last `ls` or `select`.
-    public var selection: [Int]?
+    public var selection: [Int]? { didSet { generation += 1 } }
     public var settings = Settings() { didSet { updateStyle() } }
     public let registry: CommandRegistry
 
@@ -98,6 +98,10 @@ public final class Session {
     /// Whether there are changes not yet saved.
     public var hasUnsavedChanges: Bool { position != savedPosition }
 
+    /// Bumped by every change to the ledger, so caches (completion) know when to refresh.
+    public internal(set) var generation = 0
+    var completionCache: (generation: Int, data: CompletionData)?
+
     /// Whether a person is at the prompt: only then does `quit` warn about unsaved changes.
     public var isInteractive = false
 
@@ -137,6 +141,7 @@ public final class Session {
     func commit(_ changes: ChangeSet, command: String, summary: String) -> Bool {
         guard !changes.isEmpty, ledger != nil else { return false }
         ledger?.apply(changes)
+        generation += 1
         if position < steps.count {
             steps.removeSubrange(position...)
             if savedPosition > position { savedPosition = -1 } // the saved state can no longer be reached
@@ -272,6 +277,7 @@ public final class Session {
         pendingRecovery = nil
         ledger = loaded.ledger
         self.file = file
+        generation += 1
         selection = nil
         steps = []
         position = 0

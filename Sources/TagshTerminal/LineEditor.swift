@@ -114,7 +114,9 @@ public final class LineEditor {
         lastTab = (before, offer.candidates.count)
         guard !offer.candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
         if offer.candidates.count == 1 {
-            replace(typed, with: offer.candidates[0] + (offer.candidates[0].hasSuffix("/") ? "" : " "))
+            // A folder or a query key (`date:`) is not finished: no space after it.
+            let only = offer.candidates[0]
+            replace(typed, with: only + (only.hasSuffix("/") || only.hasSuffix(":") ? "" : " "))
             lastTab = nil
             return UInt8(CC_REFRESH)
         }

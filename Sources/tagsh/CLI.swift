@@ -190,7 +190,8 @@ struct TagshCLI: ParsableCommand {
     func runInteractive(_ session: Session, sink: StandardSink) -> Int32 {
         session.isInteractive = true
         Terminal.installInterruptHandler()
-        let completer = Completer(registry: session.registry, listDirectory: Terminal.listDirectory)
+        let completer = Completer(registry: session.registry, data: { session.completionData() },
+                                  listDirectory: Terminal.listDirectory)
         let editor = LineEditor(
             programName: "tagsh", historyPath: Terminal.historyPath(),
             prompt: { session.prompt },

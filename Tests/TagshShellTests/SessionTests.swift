@@ -211,25 +211,72 @@ struct DocumentationTests {
 }
 
 struct CompletionTests {
-    let completer = Completer(listDirectory: { folder in
+    static let data = CompletionData(
+        tags: ["coffee", "subscription", "Ausgaben-ä", "Ausgaben-öffentlich", "trip/lisbon", "trip/rome"],
+        categories: ["Groceries", "Food", "Coffee", "Gifts, etc", "Housing"],
+        customCategories: ["Coffee", "Gifts, etc"],
+        merchants: ["STARBUCKS 1234", "WHOLE FOODS MARKET", "Whole Earth", "UBER *TRIP"],
+        ruleNames: ["coffee-shops", "rent"],
+        tagsOfTarget: { $0 == "7" ? ["coffee", "trip/rome"] : nil })
+
+    let completer = Completer(data: { CompletionTests.data }, listDirectory: { folder in
         folder == "." ? [("checking.csv", false), ("cheques", true), (".hidden", false)]
             : folder == "cheques/" ? [("jan.csv", false)] : []
     })
 
-    /// `|` marks the cursor; what is after it is ignored.
+    /// The text before the cursor, marked `|` (what follows it is ignored);
+    /// how many characters are replaced; the candidates in order.
     static let table: [(String, Int, [String])] = [
+        // command names
         ("su|", 2, ["summary"]),
         ("S|", 1, ["save", "select", "set", "show", "source", "summary"]),
         ("|", 0, ["blame", "categories", "category", "count", "discard", "echo", "export", "help", "history", "info", "intent",
                   "intents", "ls", "merchants", "note", "open", "quit", "record", "recover", "redo", "save", "select", "set",
                   "show", "source", "summary", "tag", "tags", "undo"]),
+        ("nonsense a|", 0, []),
+        // help topics
         ("help qu|", 2, ["query", "quit"]),
-        ("set max|", 3, ["max-tags"]),
+        // +tag: every tag, most used first; -tag: the tags the target has
+        ("tag 12 +|", 1, ["+coffee", "+subscription", "+Ausgaben-ä", "+Ausgaben-öffentlich", "+trip/lisbon", "+trip/rome"]),
+        ("tag 12 +COF|", 4, ["+coffee"]),
+        ("tag 12 +aus|", 4, ["+Ausgaben-ä", "+Ausgaben-öffentlich"]),
+        ("tag 7 +coffee -|", 1, ["-coffee", "-trip/rome"]),
+        ("tag 7 -t|", 2, ["-trip/rome"]),
+        ("tag 8 -|", 1, []),
+        // categories and intents
+        ("category 12 g|", 1, ["Groceries", "\"Gifts, etc\""]),
+        ("category 12 \"gi|", 3, ["\"Gifts, etc\""]),
+        ("category 12 n|", 1, ["none"]),
+        ("category de|", 2, ["delete"]),
+        ("category delete |", 0, ["Coffee", "\"Gifts, etc\""]),
+        ("category delete Gifts --reassign f|", 1, ["Food"]),
+        ("intent 12 |", 0, ["need", "want", "culture", "unexpected", "none"]),
+        ("intent @ w|", 1, ["want"]),
+        // query keys and values
+        ("ls da|", 2, ["date:"]),
+        ("ls -ta|", 3, ["-tag:"]),
+        ("count (ca|", 3, ["(cat:"]),
+        ("ls tag:tr|", 6, ["tag:trip/lisbon", "tag:trip/rome"]),
+        ("ls tag:n|", 5, ["tag:none"]),
+        ("ls cat:g|", 5, ["cat:Groceries", "cat:\"Gifts, etc\""]),
+        ("select intent:u|", 8, ["intent:unexpected"]),
+        ("ls desc:whole|", 10, ["desc:\"WHOLE FOODS MARKET\"", "desc:\"Whole Earth\""]),
+        ("ls desc:\"WHOLE F|", 13, ["desc:\"WHOLE FOODS MARKET\""]),
+        ("ls merchant:ub|", 11, ["merchant:\"UBER *TRIP\""]),
+        ("summary date:2025 by m|", 1, ["merchant", "month"]),
+        // options and their values
+        ("ls --so|", 4, ["--sort"]),
+        ("ls --sort a|", 1, ["amount"]),
+        ("set c|", 1, ["color"]),
+        ("set color a|", 1, ["auto", "always"]),
+        // file paths
         ("open ch|", 2, ["checking.csv", "cheques/"]),
         ("open cheques/|", 8, ["cheques/jan.csv"]),
         ("save |", 0, ["checking.csv", "cheques/"]),
-        ("ls --li|", 4, ["--limit"]),
-        ("nonsense a|", 0, []),
+        ("source cheques/j|", 9, ["cheques/jan.csv"]),
+        ("record of|", 2, ["off"]),
+        // tags subcommands
+        ("tags rename s|", 1, ["subscription"]),
     ]
 
     @Test(arguments: table)
@@ -238,6 +285,27 @@ struct CompletionTests {
         let result = completer.complete(before)
         #expect(result.candidates == candidates)
         if !candidates.isEmpty { #expect(result.replacing == replacing) }
+    }
+
+    @Test func sessionDataIsMostUsedFirstAndFollowsChanges() throws {
+        let session = Session(sink: BufferSink())
+        session.openDemo()
+        let data = try #require(session.completionData())
+        #expect(Array(data.tags.prefix(2)) == ["coffee", "subscription"])
+        // The same order as `merchants` (by count): the most frequent merchant first.
+        let sink = BufferSink()
+        let other = Session(sink: sink)
+        other.openDemo()
+        other.execute("merchants --json")
+        #expect(sink.out.split(separator: "\n").first?.contains("\"merchant\": \"\(data.merchants.first ?? "")\"") == true)
+        #expect(data.tagsOfTarget("7") == ["coffee"])
+        session.execute("tag 7 +zzz-new")
+        #expect(session.completionData()?.tags.contains("zzz-new") == true)
+        #expect(session.completionData()?.tagsOfTarget("7") == ["coffee", "zzz-new"])
+        session.execute("select id:7")
+        #expect(session.completionData()?.tagsOfTarget("@") == ["coffee", "zzz-new"])
+        session.execute("undo")
+        #expect(session.completionData()?.tags.contains("zzz-new") == false)
     }
 }
 

@@ -17,6 +17,7 @@ extension Commands {
             session.position -= 1
             let step = session.steps[session.position]
             session.ledger?.revert(step.changes)
+            session.generation += 1
             inv.out.note("undid: \(step.command)  [\(step.summary)]")
         }
     }
@@ -35,6 +36,7 @@ extension Commands {
         for _ in 0..<min(n, session.steps.count - session.position) {
             let step = session.steps[session.position]
             session.ledger?.apply(step.changes)
+            session.generation += 1
             session.position += 1
             inv.out.note("redid: \(step.command)  [\(step.summary)]")
         }
