@@ -98,7 +98,7 @@ public struct Completer {
                 switch args[0].lowercased() {
                 case "new": return offer([])
                 case "delete", "rename": return offer(matching(unquote(current), d.customCategories).map(quoted))
-                default: return offer(matching(unquote(current), d.categories + ["none"]).map(quoted))
+                default: return offer((matching(unquote(current), d.categories) + matching(unquote(current), ["none"])).map(quoted))
                 }
             }
         case .words where command.name == "tags":
@@ -128,22 +128,41 @@ public struct Completer {
         }
         let key = term[..<colon].lowercased()
         let value = unquote(String(term[term.index(after: colon)...]))
-        let values: [String]
+        // Large lists are matched as they are (no copy); the few special words are matched apart.
+        let found: [String]
         switch key {
-        case "tag": values = d.tags + ["none", "any"]
-        case "cat": values = d.categories + ["none"]
-        case "intent": values = Intent.allCases.map(\.description) + ["none"]
-        case "desc", "merchant": values = d.merchants
+        case "tag": found = matching(value, d.tags) + matching(value, ["none", "any"])
+        case "cat": found = matching(value, d.categories) + matching(value, ["none"])
+        case "intent": found = matching(value, Intent.allCases.map(\.description) + ["none"])
+        case "desc", "merchant": found = matching(value, d.merchants)
         default: return []
         }
-        return matching(value, values).map { lead + key + ":" + quoted($0) }
+        return found.map { lead + key + ":" + quoted($0) }
     }
 
     /// Candidates that start with `typed`, ignoring case, in the given order.
     func matching(_ typed: String, _ candidates: [String]) -> [String] {
+        if typed.isEmpty { return candidates }
         let t = typed.lowercased()
-        var seen = Set<String>()
-        return candidates.filter { $0.lowercased().hasPrefix(t) && seen.insert($0.lowercased()).inserted }
+        let tBytes = Array(t.utf8)
+        return candidates.filter { Completer.hasPrefixIgnoringCase($0, t, tBytes) }
+    }
+
+    /// Case-insensitive prefix test without allocating for ASCII names (the
+    /// common case: 100,000 tags are filtered on every Tab).
+    static func hasPrefixIgnoringCase(_ s: String, _ lowerPrefix: String, _ prefixBytes: [UInt8]) -> Bool {
+        var ascii = true
+        var matched = true
+        var i = 0
+        for b in s.utf8 {
+            if i == prefixBytes.count { break }
+            if b >= 0x80 || prefixBytes[i] >= 0x80 { ascii = false; break }
+            let folded = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+            if folded != prefixBytes[i] { matched = false; break }
+            i += 1
+        }
+        if ascii { return matched && i == prefixBytes.count }
+        return s.lowercased().hasPrefix(lowerPrefix)
     }
 
     /// A name as it must be typed: double-quoted when it holds spaces or quoting characters.

@@ -4,7 +4,9 @@
 //   swift build -c release --product tagsh-bench
 //   .build/release/tagsh-bench FILE [COMMAND...]
 //
-// With no COMMAND it runs a standard set. Prints each command's wall time and
+// The file is copied and opened first. With no COMMAND it runs a standard set. `complete:TEXT` times one
+// completion of TEXT instead of running it; `warm` rebuilds the completion
+// lists as the prompt does after each command. Prints each command's wall time and
 // the resident memory (VmRSS, VmHWM from /proc/self/status) after it.
 import Foundation
 import TagshShell
@@ -26,10 +28,10 @@ guard let file = arguments.first else {
     exit(2)
 }
 let scratch = NSTemporaryDirectory() + "tagsh-bench-\(getpid())-" + (file as NSString).lastPathComponent
-var commands = Array(arguments.dropFirst())
-if commands.isEmpty {
-    commands = [
-        "open \(scratch)", "count", "count 'desc:/^STAR/'", "count tag:coffee amt:<-5",
+var commands = ["open \(scratch)"] + arguments.dropFirst()
+if commands.count == 1 {
+    commands += [
+        "count", "count 'desc:/^STAR/'", "count tag:coffee amt:<-5",
         "tag all +x", "undo", "redo", "undo", "redo", "select tag:coffee", "intent @ want", "save",
         "undo 2", "save",
     ]
@@ -43,12 +45,23 @@ defer {
 
 let sink = BufferSink()
 let session = Session(sink: sink)
+let completer = Completer(registry: session.registry, data: { session.completionData() }, listDirectory: { _ in [] })
 print("command".padding(toLength: 34, withPad: " ", startingAt: 0) + "      ms   rss MB  peak MB")
 for command in commands {
     sink.reset()
     let clock = ContinuousClock()
     let start = clock.now
-    let status = session.execute(command)
+    // `complete:TEXT` times one Tab: the completion of TEXT (the cursor at its end).
+    var status = Session.Status.ok
+    if command == "warm" {
+        // What the prompt does after each command: rebuild the completion lists.
+        _ = session.completionData()
+    } else if command.hasPrefix("complete:") {
+        let found = completer.complete(String(command.dropFirst(9))).candidates.count
+        if found == 0 { status = .failed(1) }
+    } else {
+        status = session.execute(command)
+    }
     let elapsed = clock.now - start
     let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     let m = memory()

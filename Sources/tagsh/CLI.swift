@@ -221,6 +221,8 @@ struct TagshCLI: ParsableCommand {
                 let status = session.execute(line)
                 sink.flush()
                 if status == .quit { return 0 }
+                // Rebuild what Tab offers now, while the person reads, so the first Tab after a change is fast.
+                _ = session.completionData()
             }
         }
     }
