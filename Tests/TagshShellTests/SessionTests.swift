@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TagshShell
+import TagshModel
 import TagshFormats
 
 let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -356,5 +357,26 @@ struct UnsavedStateTests {
         session.execute("tag all +x")
         session.execute("intent 5 want")
         #expect(session.steps.map(\.changes.count) == [542, 1])
+    }
+}
+
+struct StyleTests {
+    @Test func customColoursUse24BitOnlyWhenTheTerminalSaysSo() {
+        let rgb = Color.rgb(0x6f, 0x4e, 0x37)
+        #expect(Style(enabled: true, trueColor: true).paint("x", rgb) == "\u{1B}[38;2;111;78;55mx\u{1B}[0m")
+        #expect(Style(enabled: true, trueColor: false).paint("x", rgb) == "\u{1B}[38;5;\(Style.nearest256(0x6f, 0x4e, 0x37))mx\u{1B}[0m")
+        #expect(Style.nearest256(255, 0, 0) == 196)
+        #expect(Style.nearest256(0, 0, 0) == 16)
+        #expect(Style(enabled: false, trueColor: true).paint("x", rgb) == "x")
+    }
+
+    @Test func intentsAndTagsHaveFixedColours() {
+        let s = Style(enabled: true)
+        #expect(s.paint("W", Intent.want.color) == "\u{1B}[35mW\u{1B}[0m")
+        #expect(s.paint("N", Intent.need.color) == "\u{1B}[34mN\u{1B}[0m")
+        #expect(Intent.allCases.map(\.mark) == ["N", "W", "C", "U"])
+        let r = Render(ledger: Ledger(), style: s)
+        #expect(r.tagChip("coffee") == r.tagChip("Coffee").replacingAll("Coffee", with: "coffee"))
+        #expect(r.tagChip("coffee") == "\u{1B}[38;5;\(TagName.palette[1])mcoffee\u{1B}[0m")
     }
 }
