@@ -82,7 +82,10 @@ public enum QueryParser {
             case "any": return .term(.tag(.any))
             default:
                 if let r = try regex(value, span) { return .term(.tag(.regex(r))) }
-                return .term(.tag(.named(value.lowercased())))
+                // `tag:trip/` (what Tab leaves after the common prefix) means trip and its children.
+                var name = Substring(value.lowercased())
+                while name.count > 1, let last = name.last, last == "/" || last == ":" { name = name.dropLast() }
+                return .term(.tag(.named(String(name))))
             }
         case "cat":
             if value.lowercased() == "none" { return .term(.category(.none)) }
