@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The layers, with dependencies pointing one way:
-//   TagshModel   <- TagshQuery <- TagshShell <- tagsh (executable)
+//   TagshModel   <- TagshQuery <- TagshRules <- TagshShell <- tagsh (executable)
 //   TagshModel   <- TagshFormats <-'            TagshTerminal (libedit) <-'
 // Only TagshTerminal imports libedit.
 let package = Package(
@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "TagshModel"),
         .target(name: "TagshQuery", dependencies: ["TagshModel"]),
         .target(name: "TagshFormats", dependencies: ["TagshModel"]),
-        .target(name: "TagshShell", dependencies: ["TagshModel", "TagshQuery", "TagshFormats"]),
+        .target(name: "TagshRules", dependencies: ["TagshModel", "TagshQuery"]),
+        .target(name: "TagshShell", dependencies: ["TagshModel", "TagshQuery", "TagshFormats", "TagshRules"]),
         .target(name: "TagshTerminal", dependencies: ["CLibEdit"]),
         .executableTarget(
             name: "tagsh",
@@ -38,7 +39,7 @@ let package = Package(
         .testTarget(name: "TagshQueryTests", dependencies: ["TagshQuery", "TagshModel"]),
         .testTarget(name: "TagshFormatsTests", dependencies: ["TagshFormats", "TagshModel"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel", "TagshQuery", "TagshFormats"],
+        .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel", "TagshQuery", "TagshFormats", "TagshRules"],
                     resources: [.copy("Transcripts")]),
     ]
 )

@@ -7,6 +7,7 @@ public struct QueryError: Error, Sendable, Equatable {
         case unknownKey(String)
         case emptyValue(key: String)
         case badRegex(String)
+        case unclosedRegex(String)
         case badAmount(String)
         case badDate(String)
         case badID(String)
@@ -24,6 +25,7 @@ public struct QueryError: Error, Sendable, Equatable {
             "unknown query key '\(k):' (keys: \(QueryParser.keys.map { $0 + ":" }.joined(separator: " ")))"
         case .emptyValue(let k): "'\(k):' needs a value"
         case .badRegex(let r): "bad regular expression /\(r)/"
+        case .unclosedRegex(let r): "regular expression \(r) has no closing /; quote a regex with spaces: 'desc:/a b/'"
         case .badAmount(let a): "bad amount '\(a)': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B"
         case .badDate(let d):
             "bad date '\(d)': use YYYY, YYYY-MM, YYYY-MM-DD, or a range A..B, ..B, A.."
@@ -113,7 +115,9 @@ public enum QueryParser {
     }
 
     static func regex(_ value: String, _ span: Range<Int>) throws(QueryError) -> Regex? {
-        guard value.count >= 2, value.hasPrefix("/"), value.hasSuffix("/") else { return nil }
+        guard value.hasPrefix("/") else { return nil }
+        // `desc:/a b/` typed without quotes arrives as `desc:/a`: say so rather than search for "/a".
+        guard value.count >= 2, value.hasSuffix("/") else { throw QueryError(kind: .unclosedRegex(value), span: span) }
         let source = String(value.dropFirst().dropLast())
         do { return try Regex(source) } catch { throw QueryError(kind: .badRegex(source), span: span) }
     }

@@ -9,6 +9,7 @@ public struct Command: Sendable {
         case files = "Files"
         case exploring = "Exploring"
         case annotating = "Annotating"
+        case rules = "Rules and suggestions"
         case undo = "Undo"
         case session = "Scripting and session"
     }

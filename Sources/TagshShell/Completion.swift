@@ -110,6 +110,12 @@ public struct Completer {
             }
             return offer(queryTerm(current, d))
         case .rules:
+            if command.name == "rule" {
+                if args.isEmpty { return offer(matching(current, current.isEmpty ? [] : ["show", "delete"])) }
+                if args.count == 1 && ["show", "delete"].contains(args[0]) { return offer(matching(current, d.ruleNames)) }
+                return offer(queryTerm(current, d))
+            }
+            if args.contains("=>") { return offer([]) }
             return offer(matching(current, d.ruleNames))
         default:
             break
@@ -245,6 +251,7 @@ extension Session {
             categories: cats.map { ledger.categories[$0].name },
             customCategories: cats.filter { !ledger.categories[$0].isDefault }.map { ledger.categories[$0].name },
             merchants: merchants,
+            ruleNames: rules.map(\.name),
             tagsOfTarget: { target in
                 let rows: [Int]
                 switch target.lowercased() {

@@ -1,6 +1,7 @@
 import TagshFormats
 import TagshModel
 import TagshQuery
+import TagshRules
 
 /// The state of one tagsh session and the single entry point for commands.
 ///
@@ -84,7 +85,10 @@ public final class Session {
 
     /// One undoable step: the command that made it and what it changed.
     public struct Step {
+        /// The command as typed.
         public var command: String
+        /// The lines that redo this step from a script (`@` resolved, rules defined).
+        public var replay: String
         public var summary: String
         public var changes: ChangeSet
     }
@@ -96,10 +100,18 @@ public final class Session {
     public internal(set) var savedPosition = 0
 
     /// Whether there are changes not yet saved.
-    public var hasUnsavedChanges: Bool { position != savedPosition }
+    public var hasUnsavedChanges: Bool { position != savedPosition || rulesChanged }
 
-    /// Bumped by every change to the ledger, so caches (completion) know when to refresh.
+    /// Bumped by every change to the ledger or the selection, so caches (completion) know when to refresh.
     public internal(set) var generation = 0
+    /// Bumped by every change to the transactions, so `apply` knows whether its preview is stale.
+    public internal(set) var ledgerVersion = 0
+    /// The rules, in definition order (`apply --all` runs them in this order).
+    public internal(set) var rules: [Rule] = [] { didSet { generation += 1 } }
+    /// Rules were defined or deleted since the sidecar was written.
+    var rulesChanged = false
+    /// What the last `preview` showed, for a bare `apply`.
+    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, line: String)?
     var completionCache: (generation: Int, data: CompletionData)?
 
     /// Whether a person is at the prompt: only then does `quit` warn about unsaved changes.
@@ -138,15 +150,16 @@ public final class Session {
     /// Applies a change as one undo step, dropping any redo steps.
     /// Returns false (and records nothing) when it changes nothing.
     @discardableResult
-    func commit(_ changes: ChangeSet, command: String, summary: String) -> Bool {
+    func commit(_ changes: ChangeSet, command: String, replay: String, summary: String) -> Bool {
         guard !changes.isEmpty, ledger != nil else { return false }
         ledger?.apply(changes)
         generation += 1
+        ledgerVersion += 1
         if position < steps.count {
             steps.removeSubrange(position...)
             if savedPosition > position { savedPosition = -1 } // the saved state can no longer be reached
         }
-        steps.append(Step(command: command, summary: summary, changes: changes))
+        steps.append(Step(command: command, replay: replay, summary: summary, changes: changes))
         position += 1
         return true
     }
@@ -256,6 +269,7 @@ public final class Session {
             steps = []
             position = 0
             savedPosition = 0
+            rulesChanged = false
         }
         checkForRecovery(path: path)
     }
@@ -278,6 +292,10 @@ public final class Session {
         ledger = loaded.ledger
         self.file = file
         generation += 1
+        ledgerVersion += 1
+        rules = []
+        rulesChanged = false
+        lastPreview = nil
         selection = nil
         steps = []
         position = 0
@@ -311,11 +329,12 @@ public final class Session {
             if let icon = c.icon { line += " --icon " + Lexer.quote(String(icon)) }
             lines.append(line)
         }
+        for rule in rules { lines.append(rule.definition) }
         let defaults = Settings()
         if settings.maxTags != defaults.maxTags { lines.append("set max-tags \(settings.maxTags)") }
         if settings.sample != defaults.sample { lines.append("set sample \(settings.sample)") }
         guard !lines.isEmpty else { return "" }
-        return "# tagsh sidecar: custom categories and settings, sourced when the ledger is opened\n"
+        return "# tagsh sidecar: custom categories, rules and settings, sourced when the ledger is opened\n"
             + "# and rewritten by `save`.\n" + lines.joined(separator: "\n") + "\n"
     }
 

@@ -104,6 +104,7 @@ struct QueryParserTests {
         ("foo:bar", "unknown query key 'foo:'", 0..<7),
         ("a tag:", "'tag:' needs a value", 2..<6),
         ("desc:/(/", "bad regular expression /(/", 0..<8),
+        ("desc:/star bucks/", "regular expression /star has no closing /", 0..<10),
         ("amt:>>5", "bad amount '>>5'", 0..<7),
         ("amt:abc", "bad amount 'abc'", 0..<7),
         ("date:2024-13", "bad date '2024-13'", 0..<12),

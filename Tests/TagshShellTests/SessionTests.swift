@@ -231,9 +231,13 @@ struct CompletionTests {
         // command names
         ("su|", 2, ["summary"]),
         ("S|", 1, ["save", "select", "set", "show", "source", "summary"]),
-        ("|", 0, ["blame", "categories", "category", "count", "discard", "echo", "export", "help", "history", "info", "intent",
-                  "intents", "ls", "merchants", "note", "open", "quit", "record", "recover", "redo", "save", "select", "set",
-                  "show", "source", "summary", "tag", "tags", "undo"]),
+        ("|", 0, ["apply", "blame", "categories", "category", "count", "discard", "echo", "export", "help", "history", "info",
+                  "intent", "intents", "ls", "merchants", "note", "open", "preview", "quit", "record", "recover", "redo",
+                  "rule", "rules", "save", "select", "set", "show", "source", "summary", "tag", "tags", "undo"]),
+        // rule names
+        ("preview co|", 2, ["coffee-shops"]),
+        ("apply |", 0, ["coffee-shops", "rent"]),
+        ("rule show r|", 1, ["rent"]),
         ("nonsense a|", 0, []),
         // help topics
         ("help qu|", 2, ["query", "quit"]),

@@ -123,8 +123,9 @@ extension Invocation {
         try session.checkCanChange()
         let n = changes.transactionCount
         let full = changes.count == 0 ? summary : summary + " (" + plural(n, "transaction") + ")"
-        let replay = (replayLine ?? line).trimmingCharacters(in: " \t")
-        if session.commit(changes, command: replay, summary: full) {
+        let typed = line.trimmingCharacters(in: " \t")
+        let replay = replayLine ?? typed
+        if session.commit(changes, command: typed, replay: replay, summary: full) {
             try session.journal(replay)
             out.note(changes.count == 0 ? summary : "\(summary): \(plural(n, "transaction")) changed")
         } else {

@@ -53,6 +53,7 @@ extension Session {
             file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(target))
             baseline = Baseline(ledger)
             savedPosition = position
+            rulesChanged = false
             removeJournal()
             try writeSidecar(for: target)
         }

@@ -18,6 +18,7 @@ extension Commands {
             let step = session.steps[session.position]
             session.ledger?.revert(step.changes)
             session.generation += 1
+            session.ledgerVersion += 1
             inv.out.note("undid: \(step.command)  [\(step.summary)]")
         }
     }
@@ -37,6 +38,7 @@ extension Commands {
             let step = session.steps[session.position]
             session.ledger?.apply(step.changes)
             session.generation += 1
+            session.ledgerVersion += 1
             session.position += 1
             inv.out.note("redid: \(step.command)  [\(step.summary)]")
         }
@@ -58,7 +60,7 @@ extension Commands {
         if inv.flag("script") {
             inv.out.line("# tagsh script: \(plural(session.position, "step")) from `history --script`")
             if session.settings.maxTags != Settings().maxTags { inv.out.line("set max-tags \(session.settings.maxTags)") }
-            for step in session.steps.prefix(session.position) { inv.out.line(step.command) }
+            for step in session.steps.prefix(session.position) { inv.out.line(step.replay) }
             return
         }
         let s = inv.out.style

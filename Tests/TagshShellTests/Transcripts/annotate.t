@@ -160,7 +160,7 @@ $ history
     0  (as opened)                                                saved
     1  tag 2,3 +rent -coffee                                   2
     2  tag all +reviewed                                       4
-    3  tag 4 +uncategorised                                    1
+    3  tag @ +uncategorised                                    1
     4  intent 2-3 want                                         2
     5  intent 1 none                                           1
     6  note 2 "paid late, again"                               1
@@ -199,7 +199,7 @@ $ history
     0  (as opened)                                                saved
     1  tag 2,3 +rent -coffee                                   2
     2  tag all +reviewed                                       4
-    3  tag 4 +uncategorised                                    1
+    3  tag @ +uncategorised                                    1
     4  intent 2-3 want                                         2
     5  intent 1 none                                           1
     6  note 2 "paid late, again"                               1
@@ -236,7 +236,7 @@ undid: note 2 ""  [note cleared (1 transaction)]
 undid: note 2 "paid late, again"  [note set (1 transaction)]
 undid: intent 1 none  [intent none (1 transaction)]
 undid: intent 2-3 want  [intent want (2 transactions)]
-undid: tag 4 +uncategorised  [tag +uncategorised (1 transaction)]
+undid: tag @ +uncategorised  [tag +uncategorised (1 transaction)]
 undid: tag all +reviewed  [tag +reviewed (4 transactions)]
 undid: tag 2,3 +rent -coffee  [tag +rent -coffee (2 transactions)]
 $ undo
@@ -251,7 +251,7 @@ ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS
 $ redo 100
 redid: tag 2,3 +rent -coffee  [tag +rent -coffee (2 transactions)]
 redid: tag all +reviewed  [tag +reviewed (4 transactions)]
-redid: tag 4 +uncategorised  [tag +uncategorised (1 transaction)]
+redid: tag @ +uncategorised  [tag +uncategorised (1 transaction)]
 redid: intent 2-3 want  [intent want (2 transactions)]
 redid: intent 1 none  [intent none (1 transaction)]
 redid: note 2 "paid late, again"  [note set (1 transaction)]
@@ -275,7 +275,7 @@ $ history
     0  (as opened)                                                saved
     1  tag 2,3 +rent -coffee                                   2
     2  tag all +reviewed                                       4
-    3  tag 4 +uncategorised                                    1
+    3  tag @ +uncategorised                                    1
     4  intent 2-3 want                                         2
     5  intent 1 none                                           1
     6  note 2 "paid late, again"                               1
@@ -297,7 +297,7 @@ $ history
     #  COMMAND                                      TRANSACTIONS
     1  tag 2,3 +rent -coffee                                   2
     2  tag all +reviewed                                       4
-    3  tag 4 +uncategorised                                    1
+    3  tag @ +uncategorised                                    1
     4  intent 2-3 want                                         2
     5  intent 1 none                                           1
     6  note 2 "paid late, again"                               1

@@ -37,6 +37,6 @@ intent 3 need
 $ history
    #  COMMAND        TRANSACTIONS
    0  (as opened)                  saved
-   1  tag 1 +coffee             1
+   1  tag @ +coffee             1
 >  2  intent 3 need             1
    3  tag all +tmp              3  undone

@@ -41,6 +41,12 @@ Annotating
   category    set the category of transactions, or create, delete or rename a custom category
   note        set the note of transactions (an empty text clears it)
 
+Rules and suggestions
+  rule        define or replace a rule; show or delete one
+  rules       list the rules with their match counts, or check them for problems
+  preview     show exactly what rules would change, changing nothing
+  apply       apply rules as one undo step (alone: what the last preview showed)
+
 Undo
   undo        undo the last N steps (default 1)
   redo        redo the last N undone steps (default 1)

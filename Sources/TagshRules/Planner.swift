@@ -1,0 +1,181 @@
+import TagshModel
+import TagshQuery
+
+/// What applying rules would do: computed purely, rendered by `preview`,
+/// committed as it is by `apply`.
+public struct Plan: Sendable {
+    /// Per rule: how many transactions it matches and, per field, on how many
+    /// it is the rule that sets the final, changed value.
+    public struct RuleStats: Sendable {
+        public var name: String
+        public var matched: Int
+        public var sets: [ChangeSet.Field: Int]
+    }
+
+    /// A later rule replacing what an earlier one set, on `count` transactions.
+    public struct Override: Sendable, Equatable {
+        public var earlier: String
+        public var later: String
+        public var field: ChangeSet.Field
+        public var count: Int
+    }
+
+    public var rules: [Rule]
+    public var changes = ChangeSet()
+    /// Transactions any rule matches.
+    public var matched = 0
+    /// Transactions that would change, ascending.
+    public var changedRows: [Int] = []
+    public var stats: [RuleStats] = []
+    public var overrides: [Override] = []
+    /// Per field, "before → after" (or "+tag", "-tag") with how many transactions, in first-seen order.
+    public var deltas: [ChangeSet.Field: [(String, Int)]] = [:]
+    /// Transactions that would hold more than max-tags tags.
+    public var overflow: [Int] = []
+}
+
+/// Why rules cannot be planned (an action names a category that does not exist).
+public struct PlanError: Error, Sendable {
+    public var message: String
+}
+
+public enum Planner {
+    /// Plans `rules` in order over `ledger`: later rules override what earlier
+    /// ones set on the same field; tag additions and removals accumulate.
+    /// New tag names, tag sets and notes are interned into the ledger's tables
+    /// (tables only: no transaction changes).
+    public static func plan(_ rules: [Rule], ledger: inout Ledger, selection: [Int], maxTags: Int) throws(PlanError) -> Plan {
+        var plan = Plan(rules: rules)
+        let evaluator = QueryEvaluator(ledger: ledger, selection: selection)
+        let matches = rules.map { evaluator.rows(matching: $0.query) }
+        var union = RowSet(rowCount: ledger.count)
+        for m in matches { union.formUnion(m) }
+
+        // Resolve each rule's actions to ids once.
+        struct Resolved {
+            var category: UInt32?
+            var intent: UInt8?
+            var note: UInt32?
+            var adds: [UInt32] = []
+            var removes: [UInt32] = []
+        }
+        var resolved: [Resolved] = []
+        for rule in rules {
+            var r = Resolved()
+            for a in rule.actions {
+                switch a {
+                case .category(let name):
+                    if let name {
+                        guard let id = ledger.categories.id(of: name) else {
+                            throw PlanError(message: "rule \(rule.name): no category '\(name)' (`category new \(Lexer.quote(name))` creates it)")
+                        }
+                        r.category = id
+                    } else {
+                        r.category = 0
+                    }
+                case .intent(let i): r.intent = i?.rawValue ?? 0
+                case .note(let n): r.note = n.map { ledger.notes.intern($0) } ?? 0
+                case .addTag(let t):
+                    let id = ledger.tags.intern(t)
+                    r.adds.append(id)
+                    r.removes.removeAll { $0 == id }
+                case .removeTag(let t):
+                    let id = ledger.tags.intern(t)
+                    r.removes.append(id)
+                    r.adds.removeAll { $0 == id }
+                }
+            }
+            resolved.append(r)
+        }
+
+        var tagCache = [[UInt32: UInt32]](repeating: [:], count: rules.count)
+        // Whether a later rule takes away a tag an earlier one gives (an override on tags).
+        let undoesTags: [[Bool]] = resolved.map { earlier in
+            resolved.map { later in !Set(later.removes).isDisjoint(with: earlier.adds) || !Set(later.adds).isDisjoint(with: earlier.removes) }
+        }
+        var stats = rules.enumerated().map { Plan.RuleStats(name: $1.name, matched: matches[$0].count, sets: [:]) }
+        var overrideCounts: [String: (Int, Int, ChangeSet.Field, Int)] = [:]
+        var deltaIndex: [ChangeSet.Field: [String: Int]] = [:]
+        var deltas: [ChangeSet.Field: [(String, Int)]] = [:]
+        var tagDiffCache: [UInt64: [String]] = [:]
+        func countDelta(_ field: ChangeSet.Field, _ key: String) {
+            if let i = deltaIndex[field]?[key] { deltas[field]![i].1 += 1 } else {
+                deltaIndex[field, default: [:]][key] = deltas[field, default: []].count
+                deltas[field, default: []].append((key, 1))
+            }
+        }
+        func name(_ cat: UInt32) -> String { cat == 0 ? "none" : ledger.categories[cat].name }
+        func noteText(_ n: UInt32) -> String { n == 0 ? "none" : "\"" + ledger.notes[n] + "\"" }
+
+        let multiple = rules.count > 1
+        for row in union.rows {
+            plan.matched += 1
+            let old = (cat: ledger.category[row], intent: ledger.intent[row], note: ledger.note[row], tags: ledger.tagSet[row])
+            var new = old
+            var setter: [ChangeSet.Field: Int] = [:]
+            for (ri, r) in resolved.enumerated() where !multiple || matches[ri].contains(row) {
+                func override(_ field: ChangeSet.Field, differs: Bool) {
+                    if let prev = setter[field], prev != ri, differs {
+                        let key = "\(prev) \(ri) \(field.rawValue)"
+                        overrideCounts[key, default: (prev, ri, field, 0)].3 += 1
+                    }
+                    setter[field] = ri
+                }
+                if let c = r.category { override(.category, differs: new.cat != c); new.cat = c }
+                if let i = r.intent { override(.intent, differs: new.intent != i); new.intent = i }
+                if let n = r.note { override(.note, differs: new.note != n); new.note = n }
+                if !r.adds.isEmpty || !r.removes.isEmpty {
+                    let before = new.tags
+                    if let known = tagCache[ri][before] { new.tags = known } else {
+                        var ids = ledger.tagSets[before].filter { !r.removes.contains($0) }
+                        for id in r.adds where !ids.contains(id) { ids.append(id) }
+                        new.tags = ledger.tagSets.intern(ids)
+                        tagCache[ri][before] = new.tags
+                    }
+                    override(.tags, differs: setter[.tags].map { undoesTags[$0][ri] } ?? false)
+                }
+            }
+            var changed = false
+            if new.cat != old.cat {
+                plan.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
+                countDelta(.category, "\(name(old.cat)) → \(name(new.cat))")
+                if let s = setter[.category] { stats[s].sets[.category, default: 0] += 1 }
+                changed = true
+            }
+            if new.intent != old.intent {
+                plan.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
+                countDelta(.intent, "\(Intent(rawValue: old.intent)?.description ?? "none") → \(Intent(rawValue: new.intent)?.description ?? "none")")
+                if let s = setter[.intent] { stats[s].sets[.intent, default: 0] += 1 }
+                changed = true
+            }
+            if new.note != old.note {
+                plan.changes.record(row: row, field: .note, before: old.note, after: new.note)
+                countDelta(.note, "\(noteText(old.note)) → \(noteText(new.note))")
+                if let s = setter[.note] { stats[s].sets[.note, default: 0] += 1 }
+                changed = true
+            }
+            if new.tags != old.tags {
+                plan.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
+                let key = UInt64(old.tags) << 32 | UInt64(new.tags)
+                let diff: [String]
+                if let known = tagDiffCache[key] { diff = known } else {
+                    let a = ledger.tagSets[old.tags], b = ledger.tagSets[new.tags]
+                    diff = b.filter { !a.contains($0) }.map { "+" + ledger.tags[$0] } + a.filter { !b.contains($0) }.map { "-" + ledger.tags[$0] }
+                    tagDiffCache[key] = diff
+                }
+                for d in diff { countDelta(.tags, d) }
+                if let s = setter[.tags] { stats[s].sets[.tags, default: 0] += 1 }
+                if ledger.tagSets[new.tags].count > maxTags && ledger.tagSets[new.tags].count > ledger.tagSets[old.tags].count {
+                    plan.overflow.append(row + 1)
+                }
+                changed = true
+            }
+            if changed { plan.changedRows.append(row) }
+        }
+        plan.stats = stats
+        plan.deltas = deltas
+        plan.overrides = overrideCounts.values.sorted { ($0.0, $0.1, $0.2.rawValue) < ($1.0, $1.1, $1.2.rawValue) }
+            .map { Plan.Override(earlier: rules[$0.0].name, later: rules[$0.1].name, field: $0.2, count: $0.3) }
+        return plan
+    }
+}

@@ -1,0 +1,218 @@
+import TagshModel
+import TagshQuery
+import TagshRules
+
+extension Commands {
+    static let rule = Command(
+        name: "rule", group: .rules, usage: "NAME QUERY => ACTION, ... | show NAME | delete NAME",
+        summary: "define or replace a rule; show or delete one",
+        details: """
+            A rule is a recurring decision: a query and the actions for what it matches. Actions are \
+            `category NAME`, `intent VALUE`, `+tag`, `-tag` and `note TEXT`, separated by commas. Defining a \
+            rule changes no transaction: `preview` shows what it would do and `apply` does it. Rules are kept \
+            in the sidecar LEDGER.tagsh when the ledger is saved.
+            """,
+        examples: ["rule coffee desc:/starbucks|blue bottle/ => category Food, +coffee, intent want",
+                   "rule show coffee", "rule delete coffee"],
+        arguments: .rules
+    ) { (inv: inout Invocation) throws(ShellError) in
+        _ = try inv.requireLedger()
+        guard let first = inv.words.first else { throw .usage("usage: rule \(inv.command.usage)", span: nil) }
+        let session = inv.session
+        let sub = first.text.lowercased()
+        if sub == "show" || sub == "delete" {
+            guard inv.words.count == 2 else { throw .usage("usage: rule \(sub) NAME", span: inv.words.last?.span) }
+            let w = inv.words[1]
+            guard let i = session.rules.firstIndex(where: { $0.name == w.text }) else {
+                throw .usage("no rule '\(TextSafety.sanitize(w.text))'" + ruleNamesHint(session), span: w.span)
+            }
+            if sub == "show" {
+                let rule = session.rules[i]
+                inv.out.line(rule.definition)
+                let plan = try inv.plan([rule])
+                inv.out.line("  matches \(plural(plan.matched, "transaction")); \(plan.changedRows.count) would change")
+            } else {
+                session.rules.remove(at: i)
+                session.rulesChanged = true
+                try session.journal(inv.line.trimmingCharacters(in: " \t"))
+                inv.out.note("deleted rule \(w.text)")
+            }
+        } else {
+            guard RuleParser.validName(first.text), !["show", "delete", "check"].contains(first.text.lowercased()) else {
+                throw .usage("a rule name is 1 to 64 letters, digits and - _ . / (and not show, delete or check)", span: first.span)
+            }
+            let rule = try inv.parseRule(name: first.text, Array(inv.words.dropFirst()))
+            if let i = session.rules.firstIndex(where: { $0.name == rule.name }) {
+                session.rules[i] = rule
+                inv.out.note("replaced rule \(rule.name)")
+            } else {
+                session.rules.append(rule)
+                inv.out.note("defined rule \(rule.name)")
+            }
+            session.rulesChanged = true
+            try session.journal(rule.definition)
+        }
+    }
+
+    static let rules = Command(
+        name: "rules", group: .rules, usage: "[check]",
+        summary: "list the rules with their match counts, or check them for problems",
+        details: """
+            `rules check` reports rules that match nothing, rules fully shadowed by an earlier rule (it matches \
+            only what the earlier one matches and does nothing the earlier one does not), and transactions on \
+            which two rules set different values.
+            """,
+        examples: ["rules", "rules check"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        let ledger = try inv.requireLedger()
+        let session = inv.session
+        if let w = inv.words.first, w.text == "check" {
+            try inv.expectAtMost(1)
+            inv.out.text(RuleCheck.report(session.rules, ledger: ledger, selection: session.selection ?? []))
+            return
+        }
+        try inv.expectAtMost(0)
+        if session.rules.isEmpty {
+            inv.out.line("no rules yet: `rule NAME QUERY => ACTIONS` defines one")
+            return
+        }
+        var table = Table([
+            .init(header: "RULE"), .init(header: "MATCHES", alignRight: true),
+            .init(header: "QUERY => ACTIONS", shrinkable: true, minWidth: 20),
+        ])
+        for rule in session.rules {
+            let n = inv.rows(matching: rule.query, in: ledger).count
+            table.add([.init(rule.name), .init(String(n)),
+                       .init(TextSafety.sanitize(rule.queryText + " => " + rule.actions.map(\.description).joined(separator: ", ")))])
+        }
+        inv.out.text(table.render(width: session.tableWidth, style: inv.out.style))
+    }
+
+    static let preview = Command(
+        name: "preview", group: .rules, usage: "RULE... | QUERY => ACTION, ... [--limit N] [--all]",
+        summary: "show exactly what rules would change, changing nothing",
+        details: """
+            Prints how many transactions match and how many would change, the change per field \
+            (category: none → Food ×150, +coffee ×187), a sample of the changed transactions as before → \
+            after (5 by default, `set sample N`, --limit N, --all), and the transactions that would exceed \
+            max-tags. With several rules: what each sets, and where a later rule overrides an earlier one. \
+            Rules are applied in the order given; a later rule's category, intent or note replaces an earlier \
+            one's, and tag changes add up.
+            """,
+        options: [.init("limit", value: "N", "show N changed transactions"), .init("all", "show every changed transaction")],
+        examples: ["preview coffee", "preview coffee groceries", "preview desc:uber => category Transport, +ride"],
+        arguments: .rules
+    ) { (inv: inout Invocation) throws(ShellError) in
+        _ = try inv.requireLedger()
+        let rules = try inv.rulesFromWords()
+        let plan = try inv.plan(rules)
+        let session = inv.session
+        session.lastPreview = (rules, session.ledgerVersion, session.selection, plan, inv.line)
+        let limit = inv.flag("all") ? Int.max : try inv.intValue("limit", in: 0...Int.max) ?? session.settings.sample
+        inv.out.text(PreviewText.render(plan, ledger: session.ledger ?? Ledger(), style: inv.out.style, limit: limit,
+                                        maxTags: session.settings.maxTags))
+    }
+
+    static let apply = Command(
+        name: "apply", group: .rules, usage: "[RULE... | QUERY => ACTION, ... | --all]",
+        summary: "apply rules as one undo step (alone: what the last preview showed)",
+        details: """
+            Changes exactly what `preview` shows for the same rules, as one step that `undo` takes back. \
+            With no rule, applies what the last preview showed; if the ledger changed since, says so and \
+            works it out again. --all applies every rule in definition order. If any transaction would \
+            exceed max-tags, nothing is applied.
+            """,
+        options: [.init("all", "apply every rule, in definition order")],
+        examples: ["apply coffee", "apply", "apply --all", "apply desc:uber => category Transport"],
+        arguments: .rules
+    ) { (inv: inout Invocation) throws(ShellError) in
+        _ = try inv.requireLedger()
+        let session = inv.session
+        var rules: [Rule]
+        var plan: Plan?
+        if inv.flag("all") {
+            try inv.expectAtMost(0)
+            guard !session.rules.isEmpty else { throw .failed("there are no rules to apply") }
+            rules = session.rules
+        } else if inv.words.isEmpty {
+            guard let last = session.lastPreview else { throw .failed("nothing was previewed: `preview RULE` first, or `apply RULE`") }
+            rules = last.rules
+            if last.version == session.ledgerVersion && last.selection == session.selection {
+                plan = last.plan
+            } else {
+                inv.out.note("the ledger changed since the preview; working it out again")
+            }
+        } else {
+            rules = try inv.rulesFromWords()
+        }
+        let final: Plan
+        if let plan { final = plan } else { final = try inv.plan(rules) }
+        if !final.overflow.isEmpty {
+            throw .failed("nothing applied: \(plural(final.overflow.count, "transaction")) would hold more than max-tags "
+                          + "(\(session.settings.maxTags)) tags: \(idList(final.overflow)) (`set max-tags N` raises the limit)")
+        }
+        session.lastPreview = nil
+        // The replay line defines the rules it needs, so scripts and the journal stand alone.
+        let names = rules.map(\.name)
+        if rules.count == 1 && rules[0].name == adHocName {
+            inv.replayLine = "apply " + rules[0].queryText + " => " + rules[0].actions.map(\.description).joined(separator: ", ")
+        } else {
+            inv.replayLine = rules.map(\.definition).joined(separator: "\n") + "\napply " + names.joined(separator: " ")
+        }
+        let fields = ChangeSet.Field.allCases.compactMap { f -> String? in
+            let n = (0..<final.changes.count).filter { final.changes.fields[$0] == f }.count
+            return n == 0 ? nil : "\(f) \(n)"
+        }
+        try inv.reportCommit(final.changes, summary: "apply \(names.joined(separator: " "))"
+                             + (fields.isEmpty ? "" : " [" + fields.joined(separator: ", ") + "]"))
+    }
+}
+
+/// The name a `QUERY => ACTIONS` rule typed in place carries in previews.
+let adHocName = "(ad hoc)"
+
+func ruleNamesHint(_ session: Session) -> String {
+    session.rules.isEmpty ? " (there are no rules)" : " (rules: \(session.rules.map(\.name).joined(separator: ", ")))"
+}
+
+extension Invocation {
+    /// Reads `QUERY => ACTIONS` into a rule.
+    func parseRule(name: String, _ words: [Word]) throws(ShellError) -> Rule {
+        guard let (queryWords, arrow, actionWords) = RuleParser.split(words) else {
+            throw .usage("a rule is QUERY => ACTION, ...; there is no =>", span: words.last?.span ?? nameWord.span)
+        }
+        let query = try self.query(queryWords)
+        let actions: [Action]
+        do throws(RuleError) { actions = try RuleParser.actions(actionWords, arrow: arrow) } catch {
+            throw .usage(error.message, span: error.span)
+        }
+        let queryText = queryWords.map(\.raw).joined(separator: " ")
+        return Rule(name: name, queryText: queryText.isEmpty ? "date:..9999" : queryText, query: query, actions: actions)
+    }
+
+    /// Named rules, or one ad hoc rule written out (`QUERY => ACTIONS`).
+    func rulesFromWords() throws(ShellError) -> [Rule] {
+        if RuleParser.split(words) != nil { return [try parseRule(name: adHocName, words)] }
+        guard !words.isEmpty else { throw .usage("name a rule, or write QUERY => ACTIONS", span: nil) }
+        var found: [Rule] = []
+        for w in words {
+            guard let r = session.rules.first(where: { $0.name == w.text }) else {
+                throw .usage("no rule '\(TextSafety.sanitize(w.text))'" + ruleNamesHint(session), span: w.span)
+            }
+            found.append(r)
+        }
+        return found
+    }
+
+    /// Plans rules against the session's ledger.
+    func plan(_ rules: [Rule]) throws(ShellError) -> Plan {
+        guard var ledger = session.ledger else { throw .noLedger }
+        do throws(PlanError) {
+            let plan = try Planner.plan(rules, ledger: &ledger, selection: session.selection ?? [], maxTags: session.settings.maxTags)
+            session.ledger = ledger // keeps the interned names (tables only)
+            return plan
+        } catch {
+            throw .failed(error.message)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import TagshModel
+import TagshQuery
+import TagshRules
+
+/// Renders a plan for `preview`: counts, per-field deltas, per-rule effects,
+/// overrides, max-tags problems and a before → after sample.
+enum PreviewText {
+    static func render(_ plan: Plan, ledger: Ledger, style: Style, limit: Int, maxTags: Int) -> String {
+        var out = style.bold("preview " + plan.rules.map(\.name).joined(separator: " ")) + "\n"
+        out += "matches \(plural(plan.matched, "transaction")); \(plan.changedRows.count) would change\n"
+        for field in ChangeSet.Field.allCases {
+            guard let d = plan.deltas[field], !d.isEmpty else { continue }
+            let shown = d.prefix(8).map { TextSafety.sanitize($0.0) + " ×\($0.1)" }.joined(separator: ", ")
+            out += "  " + TextSafety.pad(field.description, 9) + shown + (d.count > 8 ? ", … (\(d.count - 8) more)" : "") + "\n"
+        }
+        if plan.rules.count > 1 {
+            out += "rules, in order:\n"
+            for s in plan.stats {
+                let sets = ChangeSet.Field.allCases.compactMap { f in s.sets[f].map { "\(f) on \($0)" } }
+                out += "  \(s.name): matches \(s.matched)" + (sets.isEmpty ? "; changes nothing itself" : "; sets " + sets.joined(separator: ", ")) + "\n"
+            }
+            for o in plan.overrides {
+                out += "  \(o.later) overrides \(o.earlier) on \(o.field) for \(plural(o.count, "transaction"))\n"
+            }
+        }
+        if !plan.overflow.isEmpty {
+            out += style.red("would exceed max-tags (\(maxTags)): ") + idList(plan.overflow) + " — apply would refuse\n"
+        }
+        guard !plan.changedRows.isEmpty, limit > 0 else { return out }
+        let sample = plan.changedRows.prefix(limit)
+        out += "sample (\(sample.count) of \(plan.changedRows.count)):\n"
+        // Before values come from the change set; after values too.
+        var changesByRow: [Int: [(ChangeSet.Field, UInt32, UInt32)]] = [:]
+        let wanted = Set(sample)
+        for i in 0..<plan.changes.count where wanted.contains(Int(plan.changes.rows[i])) {
+            changesByRow[Int(plan.changes.rows[i]), default: []].append((plan.changes.fields[i], plan.changes.before[i], plan.changes.after[i]))
+        }
+        let r = Render(ledger: ledger, style: style)
+        for row in sample {
+            out += "  " + TextSafety.pad(String(row + 1), 6, alignRight: true) + "  " + ledger.day(row).description + "  "
+                + TextSafety.truncate(r.merchant(row), toWidth: 32) + "  " + r.amount(row) + "\n"
+            let parts = (changesByRow[row] ?? []).map { f, b, a in
+                "\(f) " + value(f, b, ledger) + " → " + value(f, a, ledger)
+            }
+            out += "          " + parts.joined(separator: "; ") + "\n"
+        }
+        return out
+    }
+
+    static func value(_ field: ChangeSet.Field, _ v: UInt32, _ l: Ledger) -> String {
+        switch field {
+        case .intent: return Intent(rawValue: UInt8(v))?.description ?? "none"
+        case .category: return v == 0 ? "none" : TextSafety.sanitize(l.categories[v].name)
+        case .tags:
+            let names = l.tagSets[v].map { TextSafety.sanitize(l.tags[$0]) }
+            return names.isEmpty ? "none" : names.joined(separator: " ")
+        case .note: return v == 0 ? "none" : "\"" + TextSafety.sanitize(l.notes[v]) + "\""
+        }
+    }
+}
+
+/// `rules check`: rules that match nothing, rules shadowed by an earlier
+/// rule, and transactions on which two rules set different values.
+enum RuleCheck {
+    static func report(_ rules: [Rule], ledger: Ledger, selection: [Int]) -> String {
+        guard !rules.isEmpty else { return "no rules to check\n" }
+        let evaluator = QueryEvaluator(ledger: ledger, selection: selection)
+        let matches = rules.map { evaluator.rows(matching: $0.query) }
+        var lines: [String] = []
+        for (i, rule) in rules.enumerated() where matches[i].isEmpty {
+            lines.append("\(rule.name): matches nothing")
+        }
+        for (j, later) in rules.enumerated() where !matches[j].isEmpty {
+            for i in 0..<j {
+                var inter = matches[j]
+                inter.formIntersection(matches[i])
+                if inter == matches[j] && later.actions.allSatisfy({ rules[i].actions.contains($0) }) {
+                    lines.append("\(later.name): fully shadowed by \(rules[i].name) (it matches nothing \(rules[i].name) does not, and does nothing \(rules[i].name) does not)")
+                    break
+                }
+            }
+        }
+        for j in rules.indices {
+            for i in 0..<j {
+                var both = matches[i]
+                both.formIntersection(matches[j])
+                guard !both.isEmpty else { continue }
+                for conflict in conflicts(rules[i], rules[j]) {
+                    let rows = both.rows
+                    lines.append("\(rules[i].name) and \(rules[j].name) set different \(conflict) on \(plural(rows.count, "transaction")): "
+                                 + idList(rows.map { $0 + 1 }))
+                }
+            }
+        }
+        return lines.isEmpty ? "no problems in \(plural(rules.count, "rule"))\n" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The fields two rules set to different values (a tag one adds and the other removes counts).
+    static func conflicts(_ a: Rule, _ b: Rule) -> [String] {
+        var out: [String] = []
+        func values(_ r: Rule, _ pick: (Action) -> String?) -> String? { r.actions.compactMap(pick).last }
+        let fields: [(String, (Action) -> String?)] = [
+            ("categories", { if case .category(let c) = $0 { return c ?? "none" } else { return nil } }),
+            ("intents", { if case .intent(let i) = $0 { return i?.description ?? "none" } else { return nil } }),
+            ("notes", { if case .note(let n) = $0 { return n ?? "" } else { return nil } }),
+        ]
+        for (name, pick) in fields {
+            if let x = values(a, pick), let y = values(b, pick), x.lowercased() != y.lowercased() { out.append(name) }
+        }
+        let addsA = Set(a.actions.compactMap { if case .addTag(let t) = $0 { return t.lowercased() } else { return nil } })
+        let removesA = Set(a.actions.compactMap { if case .removeTag(let t) = $0 { return t.lowercased() } else { return nil } })
+        let addsB = Set(b.actions.compactMap { if case .addTag(let t) = $0 { return t.lowercased() } else { return nil } })
+        let removesB = Set(b.actions.compactMap { if case .removeTag(let t) = $0 { return t.lowercased() } else { return nil } })
+        if !addsA.isDisjoint(with: removesB) || !removesA.isDisjoint(with: addsB) { out.append("tags") }
+        return out
+    }
+}
