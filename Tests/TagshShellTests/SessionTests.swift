@@ -229,11 +229,12 @@ struct CompletionTests {
     /// how many characters are replaced; the candidates in order.
     static let table: [(String, Int, [String])] = [
         // command names
-        ("su|", 2, ["summary"]),
-        ("S|", 1, ["save", "select", "set", "show", "source", "summary"]),
+        ("sum|", 3, ["summary"]),
+        ("su|", 2, ["suggest", "summary"]),
+        ("S|", 1, ["save", "select", "set", "show", "source", "suggest", "summary"]),
         ("|", 0, ["apply", "blame", "categories", "category", "count", "discard", "echo", "export", "help", "history", "info",
                   "intent", "intents", "ls", "merchants", "note", "open", "preview", "quit", "record", "recover", "redo",
-                  "rule", "rules", "save", "select", "set", "show", "source", "summary", "tag", "tags", "undo"]),
+                  "rule", "rules", "save", "select", "set", "show", "source", "suggest", "summary", "tag", "tags", "undo"]),
         // rule names
         ("preview co|", 2, ["coffee-shops"]),
         ("apply |", 0, ["coffee-shops", "rent"]),

@@ -46,6 +46,7 @@ Rules and suggestions
   rules       list the rules with their match counts, or check them for problems
   preview     show exactly what rules would change, changing nothing
   apply       apply rules as one undo step (alone: what the last preview showed)
+  suggest     suggest annotations for a transaction, or rules learned from the ledger
 
 Undo
   undo        undo the last N steps (default 1)
