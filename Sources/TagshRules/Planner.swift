@@ -95,15 +95,18 @@ public enum Planner {
         }
         var stats = rules.enumerated().map { Plan.RuleStats(name: $1.name, matched: matches[$0].count, sets: [:]) }
         var overrideCounts: [String: (Int, Int, ChangeSet.Field, Int)] = [:]
-        var deltaIndex: [ChangeSet.Field: [String: Int]] = [:]
-        var deltas: [ChangeSet.Field: [(String, Int)]] = [:]
-        var tagDiffCache: [UInt64: [String]] = [:]
-        func countDelta(_ field: ChangeSet.Field, _ key: String) {
-            if let i = deltaIndex[field]?[key] { deltas[field]![i].1 += 1 } else {
-                deltaIndex[field, default: [:]][key] = deltas[field, default: []].count
-                deltas[field, default: []].append((key, 1))
+        // Deltas are counted by id pairs in first-seen order; text is made once at the end.
+        var pairCounts = [[UInt64: Int]](repeating: [:], count: 4)
+        var pairOrder = [[UInt64]](repeating: [], count: 4)
+        func countPair(_ field: ChangeSet.Field, _ before: UInt32, _ after: UInt32) {
+            let key = UInt64(before) << 32 | UInt64(after)
+            let f = Int(field.rawValue)
+            if let n = pairCounts[f][key] { pairCounts[f][key] = n + 1 } else {
+                pairCounts[f][key] = 1
+                pairOrder[f].append(key)
             }
         }
+        var setCounts = [[Int]](repeating: [0, 0, 0, 0], count: rules.count)
         func name(_ cat: UInt32) -> String { cat == 0 ? "none" : ledger.categories[cat].name }
         func noteText(_ n: UInt32) -> String { n == 0 ? "none" : "\"" + ledger.notes[n] + "\"" }
 
@@ -138,33 +141,26 @@ public enum Planner {
             var changed = false
             if new.cat != old.cat {
                 plan.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
-                countDelta(.category, "\(name(old.cat)) → \(name(new.cat))")
-                if let s = setter[.category] { stats[s].sets[.category, default: 0] += 1 }
+                countPair(.category, old.cat, new.cat)
+                if let s = setter[.category] { setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
                 changed = true
             }
             if new.intent != old.intent {
                 plan.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
-                countDelta(.intent, "\(Intent(rawValue: old.intent)?.description ?? "none") → \(Intent(rawValue: new.intent)?.description ?? "none")")
-                if let s = setter[.intent] { stats[s].sets[.intent, default: 0] += 1 }
+                countPair(.intent, UInt32(old.intent), UInt32(new.intent))
+                if let s = setter[.intent] { setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
                 changed = true
             }
             if new.note != old.note {
                 plan.changes.record(row: row, field: .note, before: old.note, after: new.note)
-                countDelta(.note, "\(noteText(old.note)) → \(noteText(new.note))")
-                if let s = setter[.note] { stats[s].sets[.note, default: 0] += 1 }
+                countPair(.note, old.note, new.note)
+                if let s = setter[.note] { setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
                 changed = true
             }
             if new.tags != old.tags {
                 plan.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
-                let key = UInt64(old.tags) << 32 | UInt64(new.tags)
-                let diff: [String]
-                if let known = tagDiffCache[key] { diff = known } else {
-                    let a = ledger.tagSets[old.tags], b = ledger.tagSets[new.tags]
-                    diff = b.filter { !a.contains($0) }.map { "+" + ledger.tags[$0] } + a.filter { !b.contains($0) }.map { "-" + ledger.tags[$0] }
-                    tagDiffCache[key] = diff
-                }
-                for d in diff { countDelta(.tags, d) }
-                if let s = setter[.tags] { stats[s].sets[.tags, default: 0] += 1 }
+                countPair(.tags, old.tags, new.tags)
+                if let s = setter[.tags] { setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
                 if ledger.tagSets[new.tags].count > maxTags && ledger.tagSets[new.tags].count > ledger.tagSets[old.tags].count {
                     plan.overflow.append(row + 1)
                 }
@@ -172,7 +168,34 @@ public enum Planner {
             }
             if changed { plan.changedRows.append(row) }
         }
+        for (i, counts) in setCounts.enumerated() {
+            for f in ChangeSet.Field.allCases where counts[Int(f.rawValue)] > 0 { stats[i].sets[f] = counts[Int(f.rawValue)] }
+        }
         plan.stats = stats
+        // Now the text: "before → after" per pair; tags as the +tag / -tag each pair makes.
+        var deltas: [ChangeSet.Field: [(String, Int)]] = [:]
+        for f in ChangeSet.Field.allCases {
+            var index: [String: Int] = [:]
+            for key in pairOrder[Int(f.rawValue)] {
+                let n = pairCounts[Int(f.rawValue)][key] ?? 0
+                let (b, a) = (UInt32(key >> 32), UInt32(key & 0xFFFF_FFFF))
+                let texts: [String]
+                switch f {
+                case .category: texts = ["\(name(b)) → \(name(a))"]
+                case .intent: texts = ["\(Intent(rawValue: UInt8(b))?.description ?? "none") → \(Intent(rawValue: UInt8(a))?.description ?? "none")"]
+                case .note: texts = ["\(noteText(b)) → \(noteText(a))"]
+                case .tags:
+                    let x = ledger.tagSets[b], y = ledger.tagSets[a]
+                    texts = y.filter { !x.contains($0) }.map { "+" + ledger.tags[$0] } + x.filter { !y.contains($0) }.map { "-" + ledger.tags[$0] }
+                }
+                for t in texts {
+                    if let i = index[t] { deltas[f]![i].1 += n } else {
+                        index[t] = deltas[f, default: []].count
+                        deltas[f, default: []].append((t, n))
+                    }
+                }
+            }
+        }
         plan.deltas = deltas
         plan.overrides = overrideCounts.values.sorted { ($0.0, $0.1, $0.2.rawValue) < ($1.0, $1.1, $1.2.rawValue) }
             .map { Plan.Override(earlier: rules[$0.0].name, later: rules[$0.1].name, field: $0.2, count: $0.3) }
