@@ -50,37 +50,61 @@ public struct LoadedLedger: Sendable {
 public struct LedgerDocument: Sendable {
     public enum Layout: Sendable {
         case csv(CSVLayout)
+        case text(TextLayout)
     }
     public var format: LedgerFormat
     public var bytes: [UInt8]
     public var layout: Layout
 
-    /// Reads a ledger from bytes in the given format.
-    public static func read(_ bytes: [UInt8], fileName: String, format: LedgerFormat, options: ReadOptions)
+    /// Reads a ledger from bytes in the given format; `load` reads included files.
+    public static func read(_ bytes: [UInt8], fileName: String, format: LedgerFormat, options: ReadOptions,
+                            stamp: FileStamp? = nil,
+                            load: (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp) = { p throws(FileError) in try FileIO.read(p) })
         throws(Diagnostic) -> LoadedLedger
     {
         switch format {
+        case .journal:
+            return try JournalFormat.read(bytes, path: fileName, stamp: stamp, options: options, load: load)
+        case .beancount:
+            return try BeancountFormat.read(bytes, path: fileName, stamp: stamp, options: options, load: load)
         case .csv:
             let (ledger, layout, skipped) = try CSVReader.read(bytes, fileName: fileName, options: options)
             return LoadedLedger(ledger: ledger, document: LedgerDocument(format: .csv, bytes: bytes, layout: .csv(layout)),
                                 skipped: skipped)
-        case .journal, .beancount, .json:
+        case .json:
             throw Diagnostic("\(fileName): reading \(format) files is not supported yet; tagsh reads CSV exports",
                              notes: ["hint: --format csv reads the file as CSV"])
         }
     }
 
-    /// The file's bytes with the ledger's current state written in. With no
-    /// changed rows this is the original, byte for byte.
-    public func render(_ ledger: Ledger, changedRows: [Int]) -> [UInt8] {
+    /// A file to write: its path (nil for the main file) and new bytes.
+    public struct Output: Sendable {
+        public var path: String?
+        public var bytes: [UInt8]
+    }
+
+    /// The files with the ledger's current state written in: the main file
+    /// always, included files only when they changed. With no changed rows the
+    /// main file is the original, byte for byte.
+    public func render(_ ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [Output] {
         switch layout {
-        case .csv(let csv): CSVWriter.render(bytes, layout: csv, ledger: ledger, changedRows: changedRows)
+        case .csv(let csv): return [Output(path: nil, bytes: CSVWriter.render(bytes, layout: csv, ledger: ledger, changedRows: changedRows))]
+        case .text(let text): return try TextWriter.render(text, ledger: ledger, changedRows: changedRows)
         }
     }
 
+    /// The main file's bytes as `render` would write them (for tests and `export`-like uses).
+    public func renderMain(_ ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [UInt8] {
+        try render(ledger, changedRows: changedRows).first { $0.path == nil }?.bytes ?? bytes
+    }
+
     /// The document for bytes this document rendered: same format, new layout.
-    public func reread(_ newBytes: [UInt8], fileName: String) throws(Diagnostic) -> LedgerDocument {
+    public func reread(_ newBytes: [UInt8], fileName: String, stamp: FileStamp? = nil) throws(Diagnostic) -> LedgerDocument {
         switch layout {
+        case .text:
+            let loaded = try LedgerDocument.read(newBytes, fileName: fileName, format: format, options: ReadOptions(skipBad: true),
+                                                 stamp: stamp)
+            return loaded.document
         case .csv(let old):
             let (_, layout, _) = try CSVReader.read(newBytes, fileName: fileName,
                                                     options: ReadOptions(skipBad: true, dateFormat: old.dateFormat))

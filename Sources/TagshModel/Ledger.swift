@@ -27,6 +27,10 @@ public struct Ledger: Sendable {
     public var tagSet: [UInt32] = []
     /// Note id, or 0 for none.
     public var note: [UInt32] = []
+    /// Why a row's category cannot be set (journals and beancount): 0 it can,
+    /// 1 it has more than two postings, 2 it has no expense or income posting.
+    /// Empty when every row can take a category (CSV).
+    public var categoryLock: [UInt8] = []
 
     public init() {}
 
@@ -61,6 +65,16 @@ public struct Ledger: Sendable {
 
     /// The tag names of a row, in order.
     public func tagNames(_ row: Int) -> [String] { tagSets[tagSet[row]].map { tags[$0] } }
+
+    /// Why the category of a row cannot be set, or nil when it can.
+    public func categoryRefusal(_ row: Int) -> String? {
+        guard row < categoryLock.count else { return nil }
+        switch categoryLock[row] {
+        case 1: return "transaction \(row + 1) has more than two postings, so it has no single category to set"
+        case 2: return "transaction \(row + 1) has no expense or income posting whose account could carry a category"
+        default: return nil
+        }
+    }
 
     /// A self-contained copy of one row, with its text resolved.
     public func transaction(_ row: Int) -> Transaction {

@@ -32,6 +32,8 @@ public struct Plan: Sendable {
     public var deltas: [ChangeSet.Field: [(String, Int)]] = [:]
     /// Transactions that would hold more than max-tags tags.
     public var overflow: [Int] = []
+    /// Transactions whose category a rule would set but that cannot take one (ids).
+    public var noCategory: [Int] = []
 }
 
 /// Why rules cannot be planned (an action names a category that does not exist).
@@ -139,6 +141,10 @@ public enum Planner {
                 }
             }
             var changed = false
+            if new.cat != old.cat && ledger.categoryRefusal(row) != nil {
+                plan.noCategory.append(row + 1)
+                new.cat = old.cat
+            }
             if new.cat != old.cat {
                 plan.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
                 countPair(.category, old.cat, new.cat)

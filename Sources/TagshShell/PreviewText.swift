@@ -26,6 +26,10 @@ enum PreviewText {
         if !plan.overflow.isEmpty {
             out += style.red("would exceed max-tags (\(maxTags)): ") + idList(plan.overflow) + " — apply would refuse\n"
         }
+        if !plan.noCategory.isEmpty {
+            out += style.red("cannot take a category (more than two postings, or no expense or income posting): ")
+                + idList(plan.noCategory) + " — apply would refuse\n"
+        }
         guard !plan.changedRows.isEmpty, limit > 0 else { return out }
         let sample = plan.changedRows.prefix(limit)
         out += "sample (\(sample.count) of \(plan.changedRows.count)):\n"

@@ -27,6 +27,8 @@ public final class Session {
         public var stamp: FileStamp?
         /// Whether `FILE.bak` was already written this session.
         public var backedUp = false
+        /// Included files whose `.bak` was already written this session.
+        public var backedUpPaths: Set<String> = []
     }
 
     public internal(set) var ledger: Ledger?

@@ -39,7 +39,7 @@ struct CSVReadTests {
             let text = "\(t.day) \(t.merchant) \(t.amount)" + (t.currency.isEmpty ? "" : " \(t.currency)")
             #expect(text == first)
         }
-        #expect(loaded.document.render(loaded.ledger, changedRows: []) == bytes)
+        #expect(try loaded.document.renderMain(loaded.ledger, changedRows: []) == bytes)
     }
 
     @Test func allAmountsOfTheAmountsFixture() throws {
@@ -135,7 +135,7 @@ struct CSVReadTests {
         #expect(loaded.skipped.map(\.line) == [3])
         #expect(loaded.ledger.transaction(1).merchant == "ALSO OK")
         // The skipped line is still in the file when saved.
-        #expect(loaded.document.render(loaded.ledger, changedRows: []) == (try fixture("bad-amount.csv")))
+        #expect(try loaded.document.renderMain(loaded.ledger, changedRows: []) == (try fixture("bad-amount.csv")))
     }
 }
 

@@ -151,6 +151,10 @@ extension Commands {
             throw .failed("nothing applied: \(plural(final.overflow.count, "transaction")) would hold more than max-tags "
                           + "(\(session.settings.maxTags)) tags: \(idList(final.overflow)) (`set max-tags N` raises the limit)")
         }
+        if !final.noCategory.isEmpty {
+            throw .failed("nothing applied: \(plural(final.noCategory.count, "transaction")) cannot take a category "
+                          + "(more than two postings, or no expense or income posting): \(idList(final.noCategory))")
+        }
         session.lastPreview = nil
         // The replay line defines the rules it needs, so scripts and the journal stand alone.
         let names = rules.map(\.name)

@@ -29,28 +29,51 @@ extension Session {
             throw .failed("the demo ledger has no file of its own; use `save FILE`")
         }
         let changed = baseline.changedRows(ledger)
-        let bytes = file.document.render(ledger, changedRows: changed)
+        let outputs: [LedgerDocument.Output]
+        do throws(Diagnostic) { outputs = try file.document.render(ledger, changedRows: changed) } catch { throw .diagnostic(error) }
+        let main = outputs.first { $0.path == nil }?.bytes ?? file.document.bytes
+        let included = outputs.filter { $0.path != nil }
         let isOwnFile = file.path.map { FileIO.resolvingLinks($0) == FileIO.resolvingLinks(target) } ?? false
-        if isOwnFile {
-            if !force, let stamp = file.stamp, FileIO.stamp(of: target) != stamp {
+        if !isOwnFile && !included.isEmpty {
+            throw .failed("changes in included files can only be saved in place: `save` without a file name")
+        }
+        if isOwnFile && !force {
+            if let stamp = file.stamp, FileIO.stamp(of: target) != stamp {
                 throw .file(FileError(path: target, kind: .changedOnDisk, whileWriting: true))
             }
-            if !file.backedUp, FileIO.exists(target) {
-                do throws(FileError) { try FileIO.backUp(target) } catch { throw .file(error) }
-                file.backedUp = true
+            if case .text(let layout) = file.document.layout {
+                for out in included {
+                    if let f = layout.files.first(where: { $0.path == out.path }), let stamp = f.stamp, FileIO.stamp(of: f.path) != stamp {
+                        throw .file(FileError(path: f.path, kind: .changedOnDisk, whileWriting: true))
+                    }
+                }
             }
         }
-        do throws(FileError) { try FileIO.writeAtomically(bytes, to: target) } catch { throw .file(error) }
+        do throws(FileError) {
+            // Included files first, then the main file; each keeps one .bak per session.
+            for out in included {
+                guard let p = out.path else { continue }
+                if !file.backedUpPaths.contains(p) { try FileIO.backUp(p); file.backedUpPaths.insert(p) }
+                try FileIO.writeAtomically(out.bytes, to: p)
+            }
+            if isOwnFile && !file.backedUp && FileIO.exists(target) {
+                try FileIO.backUp(target)
+                file.backedUp = true
+            }
+            try FileIO.writeAtomically(main, to: target)
+        } catch {
+            throw .file(error)
+        }
         // Saving to another file writes a copy; the open file stays as it was,
         // except for the demo, which has no file of its own and adopts this one.
         if isOwnFile || file.path == nil {
             let name = target.split(separator: "/").last.map(String.init) ?? target
-            do throws(Diagnostic) { file.document = try file.document.reread(bytes, fileName: name) } catch {
+            file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(target))
+            do throws(Diagnostic) { file.document = try file.document.reread(main, fileName: target, stamp: file.stamp) } catch {
                 throw .failed("saved \(target), but could not read it back: \(error.message)")
             }
             file.path = target
             file.displayName = name
-            file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(target))
             baseline = Baseline(ledger)
             savedPosition = position
             rulesChanged = false

@@ -1,0 +1,151 @@
+import TagshModel
+
+/// One file of a plain-text ledger (the main file, or one it includes).
+public struct TextFile: Sendable {
+    public var path: String
+    public var bytes: [UInt8]
+    public var stamp: FileStamp?
+}
+
+/// How tags are written in a journal: hledger's `; coffee:, trip:paris` or ledger's `; :coffee:`.
+public enum TagStyle: Sendable { case hledger, ledger }
+
+/// Everything needed to write a journal or beancount ledger back: its files,
+/// and for each transaction the file and byte range of its block.
+public struct TextLayout: Sendable {
+    public enum Dialect: Sendable { case journal, beancount }
+    public var dialect: Dialect
+    public var files: [TextFile]
+    public var rowFile: [Int32] = []
+    public var rowStart: [Int] = []
+    public var rowEnd: [Int] = []
+    /// Accounts declared (`account` / `open`), to know when a category needs a new declaration.
+    public var declaredAccounts: Set<String> = []
+    public var tagStyle: TagStyle = .hledger
+    /// Where new declarations go in the main file: after the last one, or at the top.
+    public var declarationInsertAt = 0
+    /// The line ending of the main file.
+    public var lineEnding: [UInt8] = [0x0A]
+    /// Beancount: tags a row gets from `pushtag` (lower-cased), which are not on its own line.
+    public var pushedTags: [Int: Set<String>] = [:]
+}
+
+/// Accounts and the category they stand for.
+enum AccountKind {
+    /// The category of an expense or income account: the part below the top
+    /// level (`Expenses:Food:Coffee` → `Food:Coffee`), "" for the bare top level;
+    /// nil for any other account.
+    static func category(of account: String) -> String? {
+        let top = account.prefix { $0 != ":" }.lowercased()
+        guard ["expenses", "expense", "income", "revenue", "revenues"].contains(top) else { return nil }
+        return account.count > top.count ? String(account.dropFirst(top.count + 1)) : ""
+    }
+
+    static func topLevel(of account: String) -> String { String(account.prefix { $0 != ":" }) }
+}
+
+/// A line of a text file: byte range without its terminator, and where the next line starts.
+struct Line {
+    var start: Int
+    var end: Int
+    var next: Int
+}
+
+extension Array where Element == UInt8 {
+    /// The lines of the bytes, each without its line terminator.
+    func lines() -> [Line] {
+        var out: [Line] = []
+        var start = 0
+        var i = 0
+        let n = count
+        withUnsafeBufferPointer { b in
+            while i < n {
+                if b[i] == 0x0A {
+                    let end = i > start && b[i - 1] == 0x0D ? i - 1 : i
+                    out.append(Line(start: start, end: end, next: i + 1))
+                    start = i + 1
+                }
+                i += 1
+            }
+        }
+        if start < n { out.append(Line(start: start, end: n, next: n)) }
+        return out
+    }
+
+    func text(_ line: Line) -> String { String(decoding: self[line.start..<line.end], as: UTF8.self) }
+}
+
+/// One tag found in a comment, with where it is in its line (character offsets).
+struct FoundTag {
+    var name: String
+    var value: String
+    /// Character range of the whole token in the line, including a trailing `, ` separator.
+    var range: Range<Int>
+    var ledgerStyle: Bool
+}
+
+enum CommentTags {
+    /// Tags in the text of a comment (after `;`), hledger's and ledger's way:
+    /// `name:value` up to a comma or the end, and `:a:b:` runs of bare tags.
+    static func find(in comment: String, offset: Int) -> [FoundTag] {
+        let chars = Array(comment)
+        var out: [FoundTag] = []
+        var i = 0
+        while i < chars.count {
+            // A tag starts at the beginning or after a space or comma.
+            if i > 0 && !(chars[i - 1] == " " || chars[i - 1] == "\t" || chars[i - 1] == ",") { i += 1; continue }
+            if chars[i] == ":" {
+                // ledger style :a:b:
+                var j = i + 1
+                var names: [String] = []
+                var current = ""
+                var ok = false
+                while j < chars.count && chars[j] != " " && chars[j] != "\t" {
+                    if chars[j] == ":" {
+                        if current.isEmpty { break }
+                        names.append(current)
+                        current = ""
+                        ok = true
+                    } else {
+                        current.append(chars[j])
+                    }
+                    j += 1
+                }
+                if ok && current.isEmpty && !names.isEmpty {
+                    for n in names { out.append(FoundTag(name: n, value: "", range: (offset + i)..<(offset + j), ledgerStyle: true)) }
+                    i = j
+                    continue
+                }
+                i += 1
+                continue
+            }
+            var j = i
+            while j < chars.count && !(chars[j] == " " || chars[j] == "\t" || chars[j] == ":" || chars[j] == ",") { j += 1 }
+            if j > i && j < chars.count && chars[j] == ":" {
+                let name = String(chars[i..<j])
+                var k = j + 1
+                while k < chars.count && chars[k] != "," { k += 1 }
+                let value = String(chars[(j + 1)..<k]).trimmingCharacters(in: " \t")
+                var end = k
+                if end < chars.count && chars[end] == "," {
+                    end += 1
+                    while end < chars.count && chars[end] == " " { end += 1 }
+                }
+                out.append(FoundTag(name: name, value: value, range: (offset + i)..<(offset + end), ledgerStyle: false))
+                i = k
+                continue
+            }
+            i = max(j, i + 1)
+        }
+        return out
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

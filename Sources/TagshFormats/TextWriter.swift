@@ -1,0 +1,232 @@
+import TagshModel
+
+/// Writes changed transactions back into journal and beancount files: each
+/// changed block is re-read and edited minimally; every other byte is copied.
+enum TextWriter {
+    static func render(_ layout: TextLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [LedgerDocument.Output] {
+        var byFile: [Int32: [Int]] = [:]
+        for row in changedRows { byFile[layout.rowFile[row], default: []].append(row) }
+        var newAccounts: [String] = []
+        var outputs: [LedgerDocument.Output] = []
+        var mainEdits: [(start: Int, end: Int, bytes: [UInt8])] = []
+        for fileIndex in byFile.keys.sorted() {
+            let file = layout.files[Int(fileIndex)]
+            var edits: [(start: Int, end: Int, bytes: [UInt8])] = []
+            for row in byFile[fileIndex, default: []].sorted() {
+                let start = layout.rowStart[row], end = layout.rowEnd[row]
+                let text = String(decoding: file.bytes[start..<end], as: UTF8.self)
+                let crlf = text.contains("\r\n")
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { l in
+                    l.hasSuffix("\r") ? String(l.dropLast()) : String(l)
+                }
+                let result: (lines: [String], newAccount: String?)
+                switch layout.dialect {
+                case .journal: result = try JournalWriter.rewrite(lines, row: row, ledger: ledger, style: layout.tagStyle, path: file.path)
+                case .beancount:
+                    result = try BeancountWriter.rewrite(lines, row: row, ledger: ledger, pushed: layout.pushedTags[row] ?? [], path: file.path)
+                }
+                if let a = result.newAccount, !layout.declaredAccounts.contains(a), !newAccounts.contains(a) { newAccounts.append(a) }
+                edits.append((start, end, Array(result.lines.joined(separator: crlf ? "\r\n" : "\n").utf8)))
+            }
+            if fileIndex == 0 { mainEdits = edits } else {
+                outputs.append(LedgerDocument.Output(path: file.path, bytes: splice(file.bytes, edits)))
+            }
+        }
+        if !newAccounts.isEmpty {
+            let eol = String(decoding: layout.lineEnding, as: UTF8.self)
+            let declarations: String
+            switch layout.dialect {
+            case .journal: declarations = newAccounts.map { "account \($0)" + eol }.joined()
+            case .beancount:
+                // Dated on or before the first transaction, so every use comes after it.
+                let first = ledger.days.min().map { Day(daysSinceEpoch: $0).description } ?? "1970-01-01"
+                declarations = newAccounts.map { "\(first) open \($0)" + eol }.joined()
+            }
+            var at = layout.declarationInsertAt
+            let main = layout.files[0].bytes
+            // After the last declaration's line (or at the top); a file not ending in a newline gets one first.
+            var text = declarations
+            if at > 0 && main[at - 1] != 0x0A { text = eol + text }
+            if at > main.count { at = main.count }
+            mainEdits.append((at, at, Array(text.utf8)))
+        }
+        outputs.insert(LedgerDocument.Output(path: nil, bytes: splice(layout.files[0].bytes, mainEdits)), at: 0)
+        return outputs
+    }
+
+    static func splice(_ bytes: [UInt8], _ edits: [(start: Int, end: Int, bytes: [UInt8])]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 1024)
+        var copied = 0
+        for e in edits.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
+            if e.start > copied { out.append(contentsOf: bytes[copied..<e.start]) }
+            out.append(contentsOf: e.bytes)
+            copied = max(copied, e.end)
+        }
+        if copied < bytes.count { out.append(contentsOf: bytes[copied...]) }
+        return out
+    }
+
+    /// The tags, intent and note a transaction should carry, as (name, value) pairs.
+    static func desiredTags(_ ledger: Ledger, _ row: Int) -> [(name: String, value: String)] {
+        var out = ledger.tagNames(row).map { tag -> (name: String, value: String) in
+            if let colon = tag.firstIndex(of: ":") { return (String(tag[..<colon]), String(tag[tag.index(after: colon)...])) }
+            return (tag, "")
+        }
+        if let i = ledger.intentValue(row) { out.append(("intent", i.description)) }
+        if ledger.note[row] != 0 { out.append(("note", ledger.notes[ledger.note[row]])) }
+        return out
+    }
+
+    /// Replaces the account of a posting line, keeping the amount where it was when there is room.
+    static func replaceAccount(in line: String, range: Range<Int>, with account: String, amountStart: Int?) -> String {
+        var chars = Array(line)
+        let oldLength = range.count
+        chars.replaceSubrange(range, with: Array(account))
+        guard let amountStart else { return String(chars) }
+        let delta = account.count - oldLength
+        let gapStart = range.lowerBound + account.count
+        let gapEnd = amountStart + delta
+        guard gapEnd >= gapStart, gapEnd <= chars.count else { return String(chars) }
+        let gap = gapEnd - gapStart
+        // Keep the amount column: fewer spaces after a longer account, more after a shorter one; never fewer than two.
+        let wanted = max(2, gap - delta)
+        if chars[gapStart..<gapEnd].allSatisfy({ $0 == " " }) {
+            chars.replaceSubrange(gapStart..<gapEnd, with: Array(repeating: " ", count: wanted))
+        }
+        return String(chars)
+    }
+}
+
+enum JournalWriter {
+    static func rewrite(_ lines: [String], row: Int, ledger: Ledger, style: TagStyle, path: String) throws(Diagnostic)
+        -> (lines: [String], newAccount: String?)
+    {
+        var lines = lines
+        let block = JournalFormat.parseBlock(lines)
+        var newAccount: String?
+
+        // Category: rewrite the expense or income posting's account.
+        let categoryPostings = block.postings.filter { AccountKind.category(of: $0.account) != nil }
+        let current = categoryPostings.count == 1 && block.postings.count <= 2 ? AccountKind.category(of: categoryPostings[0].account) : nil
+        let wanted = ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
+        if current == nil && !wanted.isEmpty {
+            throw Diagnostic(ledger.categoryRefusal(row) ?? "transaction \(row + 1) has no single category posting", file: path)
+        }
+        if let current, current.lowercased() != wanted.lowercased() {
+            let p = categoryPostings[0]
+            let account = AccountKind.topLevel(of: p.account) + (wanted.isEmpty ? "" : ":" + wanted)
+            let original = lines[p.line]
+            let inner = Array(original)[p.accountRange]
+            // Keep brackets of virtual postings.
+            let wrapped = inner.first == "(" ? "(" + account + ")" : inner.first == "[" ? "[" + account + "]" : account
+            lines[p.line] = TextWriter.replaceAccount(in: original, range: p.accountRange, with: wrapped, amountStart: p.amountStart)
+            newAccount = account
+        }
+
+        // Tags, intent and note, as tag tokens in comments.
+        var found: [(line: Int, tag: FoundTag)] = []
+        if let c = block.headerCommentStart {
+            found += CommentTags.find(in: String(lines[0].dropFirst(c + 1)), offset: c + 1).map { (0, $0) }
+        }
+        for i in block.commentLines {
+            let l = lines[i]
+            if let c = l.firstIndex(of: ";") {
+                let off = l.distance(from: l.startIndex, to: c)
+                found += CommentTags.find(in: String(l[l.index(after: c)...]), offset: off + 1).map { (i, $0) }
+            }
+        }
+        func key(_ name: String, _ value: String) -> String { (name + ":" + value).lowercased() }
+        let desired = TextWriter.desiredTags(ledger, row)
+        if let note = desired.first(where: { $0.name == "note" }), note.value.contains(",") || note.value.contains(";") {
+            throw Diagnostic("transaction \(row + 1): a journal note cannot contain ',' or ';' (hledger ends a tag value there): \(note.value)",
+                             file: path)
+        }
+        var wantedKeys = desired.map { key($0.name, $0.value) }
+        var keep: [Bool] = []
+        for f in found {
+            // Intent and note values the model does not hold (intent:maybe) are kept as they are.
+            let k = key(f.tag.name, f.tag.value)
+            if let i = wantedKeys.firstIndex(of: k) { wantedKeys.remove(at: i); keep.append(true) } else {
+                let lower = f.tag.name.lowercased()
+                keep.append(lower == "intent" && Intent(name: f.tag.value) == nil)
+                _ = lower
+            }
+        }
+        let additions = desired.filter { d in wantedKeys.contains(key(d.name, d.value)) }
+
+        // Remove the tags no longer wanted, right to left on each line.
+        var removals: [Int: [(Range<Int>, FoundTag)]] = [:]
+        for (i, f) in found.enumerated() where !keep[i] { removals[f.line, default: []].append((f.tag.range, f.tag)) }
+        var deleteLines = Set<Int>()
+        for (lineIndex, items) in removals {
+            var chars = Array(lines[lineIndex])
+            // Ledger-style tokens hold several names: rebuild them with those that stay.
+            var byRange: [Range<Int>: [String]] = [:]
+            for (r, t) in items where t.ledgerStyle { byRange[r, default: []].append(t.name.lowercased()) }
+            var done = Set<Range<Int>>()
+            for (r, t) in items.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) where !done.contains(r) {
+                done.insert(r)
+                if t.ledgerStyle {
+                    let all = found.filter { $0.line == lineIndex && $0.tag.range == r }.map(\.tag.name)
+                    let gone = byRange[r] ?? []
+                    let stay = all.filter { !gone.contains($0.lowercased()) }
+                    chars.replaceSubrange(r, with: Array(stay.isEmpty ? "" : ":" + stay.joined(separator: ":") + ":"))
+                } else {
+                    chars.removeSubrange(r)
+                }
+            }
+            var line = String(chars)
+            // Tidy what is left of the comment: a dangling ", " or an empty comment.
+            if let c = line.firstIndex(of: ";") {
+                var rest = String(line[line.index(after: c)...])
+                while let l = rest.last, l == " " || l == "," || l == "\t" { rest.removeLast() }
+                if rest.trimmingCharacters(in: " \t").isEmpty {
+                    if lineIndex == 0 {
+                        var head = String(line[..<c])
+                        while let l = head.last, l == " " || l == "\t" { head.removeLast() }
+                        line = head
+                    } else {
+                        deleteLines.insert(lineIndex)
+                    }
+                } else {
+                    line = String(line[...c]) + rest
+                }
+            }
+            lines[lineIndex] = line
+        }
+
+        // Add the new ones in the file's style.
+        if !additions.isEmpty {
+            let indent = block.postings.first.map { p in String(lines[p.line].prefix { $0 == " " || $0 == "\t" }) } ?? "    "
+            var valued = additions.filter { !$0.value.isEmpty }
+            var bare = additions.filter { $0.value.isEmpty }
+            var header = lines[0]
+            func appendToHeader(_ text: String) {
+                if header.contains(";") {
+                    let after = header[header.index(after: header.firstIndex(of: ";")!)...]
+                    header += String(after).trimmingCharacters(in: " \t").isEmpty ? " " + text : (style == .hledger ? ", " : " ") + text
+                } else {
+                    header += "  ; " + text
+                }
+            }
+            switch style {
+            case .hledger:
+                let tokens = bare.map { $0.name + ":" } + valued.map { $0.name + ":" + $0.value }
+                appendToHeader(tokens.joined(separator: ", "))
+                bare = []
+                valued = []
+            case .ledger:
+                if !bare.isEmpty { appendToHeader(":" + bare.map(\.name).joined(separator: ":") + ":") }
+            }
+            lines[0] = header
+            if !valued.isEmpty {
+                let insertAt = (block.commentLines.max() ?? 0) + 1
+                lines.insert(contentsOf: valued.map { indent + "; " + $0.name + ": " + $0.value }, at: insertAt)
+                deleteLines = Set(deleteLines.map { $0 >= insertAt ? $0 + valued.count : $0 })
+            }
+        }
+        for i in deleteLines.sorted(by: >) { lines.remove(at: i) }
+        return (lines, newAccount)
+    }
+}
