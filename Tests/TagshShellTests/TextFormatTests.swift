@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import TagshFormats
+import TagshModel
+@testable import TagshShell
+
+/// Journals and beancount files through the session: byte-identical when
+/// unchanged, golden files after a fixed set of edits, includes, refusals.
+struct TextFormatTests {
+    func run(_ file: String, extra: [String] = [], _ commands: [String]) throws -> (dir: URL, sink: BufferSink, session: Session) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-text-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for f in [file] + extra {
+            try FileManager.default.copyItem(at: fixtureFolder.appendingPathComponent(f), to: dir.appendingPathComponent(f))
+        }
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.sourcesSidecar = false
+        session.execute("open \(dir.appendingPathComponent(file).path)")
+        for c in commands { session.execute(c) }
+        return (dir, sink, session)
+    }
+
+    func bytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
+
+    @Test(arguments: ["edge.journal", "edge.beancount", "main.journal"])
+    func unchangedSaveIsByteIdentical(_ name: String) throws {
+        let (dir, sink, _) = try run(name, extra: name == "main.journal" ? ["included.journal"] : [], ["save"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(sink.err.contains("saved"), "\(sink.err)")
+        #expect(try bytes(dir.appendingPathComponent(name)) == bytes(fixtureFolder.appendingPathComponent(name)))
+    }
+
+    @Test func journalReadsTagsIntentNoteAndCategory() throws {
+        let (dir, _, session) = try run("edge.journal", [])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let l = try #require(session.ledger)
+        #expect(l.count == 7)
+        let starbucks = l.transaction(1)
+        #expect(starbucks.merchant == "STARBUCKS 1234")
+        #expect(starbucks.tags == ["coffee", "place:downtown"])
+        #expect(starbucks.category == "Food:Coffee")
+        #expect(starbucks.amount == Amount(units: -475, scale: 2))
+        #expect(starbucks.account == "Assets:Checking")
+        #expect(l.transaction(3).tags == ["groceries", "cash"], "ledger-style :a:b: tags")
+        #expect(l.transaction(6).intent == .culture)
+        #expect(l.transaction(6).note == "a gift for Anna")
+        #expect(l.transaction(4).category == "Salary")
+        #expect(l.categoryRefusal(3) != nil, "three postings: no single category")
+        #expect(l.categoryRefusal(5) != nil, "no expense or income posting")
+        #expect(l.categoryRefusal(1) == nil)
+    }
+
+    @Test func beancountReadsTagsMetadataAndPushtag() throws {
+        let (dir, _, session) = try run("edge.beancount", [])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let l = try #require(session.ledger)
+        #expect(l.count == 5)
+        #expect(l.transaction(0).merchant == "STARBUCKS 1234")
+        #expect(l.transaction(0).tags == ["coffee", "morning"])
+        #expect(l.transaction(1).intent == .need)
+        #expect(l.transaction(3).note == "January, with bonus")
+        #expect(l.transaction(4).tags == ["trip"], "from pushtag")
+    }
+
+    @Test func journalEditsMatchTheGoldenFile() throws {
+        let (dir, sink, _) = try run("edge.journal", [
+            "tag all +reviewed", "tag 2 -coffee +trip:paris", "tag 4 -cash", "intent 2-3 need", "note 3 monthly rent",
+            "category 2 Food", "category new Dining", "category 7 Dining", "save",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(!sink.err.contains("error"), "\(sink.err)")
+        #expect(try bytes(dir.appendingPathComponent("edge.journal")) == bytes(fixtureFolder.appendingPathComponent("edge.after.journal")))
+    }
+
+    @Test func beancountEditsMatchTheGoldenFile() throws {
+        let (dir, sink, _) = try run("edge.beancount", [
+            "tag all +reviewed", "tag 1 -morning +trip-paris", "intent 1,4 want", "intent 2 none",
+            "note 1 \"said \\\"hi\\\", twice\"", "note 4 \"\"", "category 1 Food", "category new Dining", "category 2 Dining", "save",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(!sink.err.contains("error"), "\(sink.err)")
+        #expect(try bytes(dir.appendingPathComponent("edge.beancount")) == bytes(fixtureFolder.appendingPathComponent("edge.after.beancount")))
+    }
+
+    @Test func aChangeIsSavedIntoTheFileItCameFrom() throws {
+        let (dir, sink, session) = try run("main.journal", extra: ["included.journal"], [])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(session.ledger?.transaction(0).merchant == "Included shop")
+        session.execute("tag 1 +from-include")
+        session.execute("save")
+        #expect(!sink.err.contains("error"), "\(sink.err)")
+        let included = String(decoding: try bytes(dir.appendingPathComponent("included.journal")), as: UTF8.self)
+        #expect(included.contains("2024-01-15 Included shop  ; from-include:"))
+        #expect(try bytes(dir.appendingPathComponent("main.journal")) == bytes(fixtureFolder.appendingPathComponent("main.journal")))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("included.journal.bak").path))
+    }
+
+    @Test func refusals() throws {
+        // A category on a transaction with three postings is refused when it is set, not at save.
+        let (dir, sink, session) = try run("edge.journal", ["category 4 Food"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(sink.err.contains("transaction 4 has more than two postings"))
+        #expect(session.steps.isEmpty)
+        // A note hledger would cut at a comma is refused at save, and the file is left as it was.
+        sink.reset()
+        session.execute("note 2 'one, two'")
+        #expect(session.execute("save") == .failed(1))
+        #expect(sink.err.contains("a journal note cannot contain ','"))
+        #expect(try bytes(dir.appendingPathComponent("edge.journal")) == bytes(fixtureFolder.appendingPathComponent("edge.journal")))
+
+        // Beancount cannot spell a tag with ':'; the save is refused and names it.
+        let (dir2, sink2, session2) = try run("edge.beancount", ["tag 1 +trip:paris"])
+        defer { try? FileManager.default.removeItem(at: dir2) }
+        #expect(session2.execute("save") != .ok)
+        #expect(sink2.err.contains("beancount cannot spell the tag 'trip:paris'"))
+        #expect(try bytes(dir2.appendingPathComponent("edge.beancount")) == bytes(fixtureFolder.appendingPathComponent("edge.beancount")))
+    }
+
+    @Test func includeCyclesAreRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-cycle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "include b.journal\n".write(to: dir.appendingPathComponent("a.journal"), atomically: true, encoding: .utf8)
+        try "include a.journal\n".write(to: dir.appendingPathComponent("b.journal"), atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        #expect(session.execute("open \(dir.appendingPathComponent("a.journal").path)") == .failed(65))
+        #expect(sink.err.contains("include cycle"))
+    }
+}
