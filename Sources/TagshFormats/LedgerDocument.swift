@@ -59,7 +59,7 @@ public struct LedgerDocument: Sendable {
     /// Reads a ledger from bytes in the given format; `load` reads included files.
     public static func read(_ bytes: [UInt8], fileName: String, format: LedgerFormat, options: ReadOptions,
                             stamp: FileStamp? = nil,
-                            load: (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp) = { p throws(FileError) in try FileIO.read(p) })
+                            load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp) = { p throws(FileError) in try FileIO.read(p) })
         throws(Diagnostic) -> LoadedLedger
     {
         switch format {
@@ -91,6 +91,25 @@ public struct LedgerDocument: Sendable {
         case .csv(let csv): return [Output(path: nil, bytes: CSVWriter.render(bytes, layout: csv, ledger: ledger, changedRows: changedRows))]
         case .text(let text): return try TextWriter.render(text, ledger: ledger, changedRows: changedRows)
         }
+    }
+
+    /// The files to write, and the document as it will be once they are written
+    /// (nil when it must be read back: CSV, whose header can change).
+    public func renderForSave(_ ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> (outputs: [Output], next: LedgerDocument?) {
+        switch layout {
+        case .csv: return (try render(ledger, changedRows: changedRows), nil)
+        case .text(let text):
+            let (outputs, nextLayout) = try TextWriter.renderWithLayout(text, ledger: ledger, changedRows: changedRows)
+            let main = outputs.first { $0.path == nil }?.bytes ?? bytes
+            return (outputs, LedgerDocument(format: format, bytes: main, layout: .text(nextLayout)))
+        }
+    }
+
+    /// The document with every file's stamp read again (after a save wrote them).
+    public func restamped() -> LedgerDocument {
+        guard case .text(var text) = layout else { return self }
+        for i in text.files.indices { text.files[i].stamp = FileIO.stamp(of: FileIO.resolvingLinks(text.files[i].path)) }
+        return LedgerDocument(format: format, bytes: bytes, layout: .text(text))
     }
 
     /// The main file's bytes as `render` would write them (for tests and `export`-like uses).

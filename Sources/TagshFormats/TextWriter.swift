@@ -4,6 +4,16 @@ import TagshModel
 /// changed block is re-read and edited minimally; every other byte is copied.
 enum TextWriter {
     static func render(_ layout: TextLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [LedgerDocument.Output] {
+        try renderWithLayout(layout, ledger: ledger, changedRows: changedRows).outputs
+    }
+
+    /// The files to write, and the layout of the files once written (offsets
+    /// shifted by the edits), so a save need not read the files again.
+    static func renderWithLayout(_ layout: TextLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic)
+        -> (outputs: [LedgerDocument.Output], next: TextLayout)
+    {
+        var next = layout
+        var editsByFile: [Int32: [(start: Int, end: Int, bytes: [UInt8])]] = [:]
         var byFile: [Int32: [Int]] = [:]
         for row in changedRows { byFile[layout.rowFile[row], default: []].append(row) }
         var newAccounts: [String] = []
@@ -28,8 +38,11 @@ enum TextWriter {
                 if let a = result.newAccount, !layout.declaredAccounts.contains(a), !newAccounts.contains(a) { newAccounts.append(a) }
                 edits.append((start, end, Array(result.lines.joined(separator: crlf ? "\r\n" : "\n").utf8)))
             }
+            editsByFile[fileIndex] = edits
             if fileIndex == 0 { mainEdits = edits } else {
-                outputs.append(LedgerDocument.Output(path: file.path, bytes: splice(file.bytes, edits)))
+                let bytes = splice(file.bytes, edits)
+                outputs.append(LedgerDocument.Output(path: file.path, bytes: bytes))
+                next.files[Int(fileIndex)].bytes = bytes
             }
         }
         if !newAccounts.isEmpty {
@@ -49,9 +62,44 @@ enum TextWriter {
             if at > 0 && main[at - 1] != 0x0A { text = eol + text }
             if at > main.count { at = main.count }
             mainEdits.append((at, at, Array(text.utf8)))
+            next.declaredAccounts.formUnion(newAccounts)
+            next.declarationInsertAt = at + text.utf8.count
         }
-        outputs.insert(LedgerDocument.Output(path: nil, bytes: splice(layout.files[0].bytes, mainEdits)), at: 0)
-        return outputs
+        editsByFile[0] = mainEdits
+        let mainBytes = splice(layout.files[0].bytes, mainEdits)
+        outputs.insert(LedgerDocument.Output(path: nil, bytes: mainBytes), at: 0)
+        next.files[0].bytes = mainBytes
+        if newAccounts.isEmpty { next.declarationInsertAt = shifted(layout.declarationInsertAt, by: mainEdits) }
+        // Shift every row's block by the edits before it; an edited block takes its new length.
+        for (fileIndex, edits) in editsByFile where !edits.isEmpty {
+            let sorted = edits.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+            var k = 0
+            var delta = 0
+            for row in 0..<layout.rowFile.count where layout.rowFile[row] == fileIndex {
+                let start = layout.rowStart[row]
+                while k < sorted.count && (sorted[k].end < start || (sorted[k].end == start && sorted[k].start < start)
+                                           || (sorted[k].start == sorted[k].end && sorted[k].start <= start)) {
+                    delta += sorted[k].bytes.count - (sorted[k].end - sorted[k].start)
+                    k += 1
+                }
+                if k < sorted.count && sorted[k].start == start && sorted[k].end == layout.rowEnd[row] {
+                    next.rowStart[row] = start + delta
+                    next.rowEnd[row] = start + delta + sorted[k].bytes.count
+                    delta += sorted[k].bytes.count - (sorted[k].end - sorted[k].start)
+                    k += 1
+                } else {
+                    next.rowStart[row] = start + delta
+                    next.rowEnd[row] = layout.rowEnd[row] + delta
+                }
+            }
+        }
+        return (outputs, next)
+    }
+
+    static func shifted(_ offset: Int, by edits: [(start: Int, end: Int, bytes: [UInt8])]) -> Int {
+        var o = offset
+        for e in edits where e.end <= offset { o += e.bytes.count - (e.end - e.start) }
+        return o
     }
 
     static func splice(_ bytes: [UInt8], _ edits: [(start: Int, end: Int, bytes: [UInt8])]) -> [UInt8] {

@@ -30,7 +30,10 @@ extension Session {
         }
         let changed = baseline.changedRows(ledger)
         let outputs: [LedgerDocument.Output]
-        do throws(Diagnostic) { outputs = try file.document.render(ledger, changedRows: changed) } catch { throw .diagnostic(error) }
+        let nextDocument: LedgerDocument?
+        do throws(Diagnostic) { (outputs, nextDocument) = try file.document.renderForSave(ledger, changedRows: changed) } catch {
+            throw .diagnostic(error)
+        }
         let main = outputs.first { $0.path == nil }?.bytes ?? file.document.bytes
         let included = outputs.filter { $0.path != nil }
         let isOwnFile = file.path.map { FileIO.resolvingLinks($0) == FileIO.resolvingLinks(target) } ?? false
@@ -69,8 +72,13 @@ extension Session {
         if isOwnFile || file.path == nil {
             let name = target.split(separator: "/").last.map(String.init) ?? target
             file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(target))
-            do throws(Diagnostic) { file.document = try file.document.reread(main, fileName: target, stamp: file.stamp) } catch {
-                throw .failed("saved \(target), but could not read it back: \(error.message)")
+            if let nextDocument, isOwnFile {
+                // Journals and beancount: the layout follows the edits; nothing is read again.
+                file.document = nextDocument.restamped()
+            } else {
+                do throws(Diagnostic) { file.document = try file.document.reread(main, fileName: target, stamp: file.stamp) } catch {
+                    throw .failed("saved \(target), but could not read it back: \(error.message)")
+                }
             }
             file.path = target
             file.displayName = name

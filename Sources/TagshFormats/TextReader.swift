@@ -1,0 +1,371 @@
+import TagshModel
+
+/// Reads journals and beancount files in one pass over the bytes.
+///
+/// Dates, descriptions, accounts and amounts are read straight from bytes
+/// and interned without building strings; only comments and metadata, which
+/// few transactions have, are decoded. Parsed comments and accounts are
+/// cached by their raw bytes, as repeated values are the rule.
+struct TextReader {
+    let dialect: TextLayout.Dialect
+    let options: ReadOptions
+    let load: (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)
+
+    var ledger = Ledger()
+    var layout: TextLayout
+    var skipped: [Diagnostic] = []
+    var locks: [UInt8] = []
+    var visiting: [String] = []
+    var ledgerStyle = 0, hledgerStyle = 0
+    var pushed: [String] = []
+
+    /// Raw account text → (is an expense/income account, category id, account id).
+    var rawAccounts = StringTable()
+    var accountInfo: [(isCategory: Bool, category: UInt32, account: UInt32)] = [(false, 0, 0)]
+    /// Raw comment text → the tags, intent and note it holds.
+    var rawComments = StringTable()
+    var commentInfo: [(tags: [String], intent: Intent?, note: String?)] = [([], nil, nil)]
+
+    init(dialect: TextLayout.Dialect, options: ReadOptions, load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) {
+        self.dialect = dialect
+        self.options = options
+        self.load = load
+        layout = TextLayout(dialect: dialect, files: [])
+    }
+
+    mutating func finish(mainBytes: [UInt8], format: LedgerFormat) -> LoadedLedger {
+        layout.tagStyle = ledgerStyle > hledgerStyle ? .ledger : .hledger
+        ledger.categoryLock = locks
+        return LoadedLedger(ledger: ledger, document: LedgerDocument(format: format, bytes: mainBytes, layout: .text(layout)),
+                            skipped: skipped)
+    }
+
+    // MARK: - files
+
+    mutating func readFile(_ bytes: [UInt8], path: String, stamp: FileStamp?) throws(Diagnostic) {
+        let fileIndex = Int32(layout.files.count)
+        layout.files.append(TextFile(path: path, bytes: bytes, stamp: stamp))
+        visiting.append(FileIO.resolvingLinks(path))
+        defer { visiting.removeLast() }
+        if fileIndex == 0, let nl = bytes.firstIndex(of: 0x0A), nl > 0, bytes[nl - 1] == 0x0D { layout.lineEnding = [0x0D, 0x0A] }
+        var includes: [(target: String, line: Int, text: String)] = []
+        try bytes.withUnsafeBufferPointer { b throws(Diagnostic) in
+            var pos = 0
+            var lineNumber = 1
+            let n = b.count
+            func lineEnd(_ p: Int) -> (end: Int, next: Int) {
+                var i = p
+                while i < n && b[i] != 0x0A { i += 1 }
+                let end = i > p && b[i - 1] == 0x0D ? i - 1 : i
+                return (end, i < n ? i + 1 : n)
+            }
+            func isIndented(_ p: Int) -> Bool { p < n && (b[p] == 0x20 || b[p] == 0x09) }
+            func text(_ s: Int, _ e: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self) }
+            while pos < n {
+                let (end, next) = lineEnd(pos)
+                if end == pos { pos = next; lineNumber += 1; continue }
+                // The block: this line and the indented lines after it.
+                var lines: [(start: Int, end: Int)] = [(pos, end)]
+                var blockNext = next
+                var blockLines = 1
+                while isIndented(blockNext) {
+                    let (e2, n2) = lineEnd(blockNext)
+                    lines.append((blockNext, e2))
+                    blockNext = n2
+                    blockLines += 1
+                }
+                let first = b[pos]
+                if first >= 0x30 && first <= 0x39 {
+                    let isTransaction = dialect == .journal || beancountIsTransaction(b, pos, end)
+                    if isTransaction {
+                        do throws(Diagnostic) {
+                            try addTransaction(b, lines, lineNumber: lineNumber, fileIndex: fileIndex, path: path)
+                        } catch {
+                            if options.skipBad { skipped.append(error) } else { throw error }
+                        }
+                    } else if let account = beancountOpen(b, pos, end) {
+                        layout.declaredAccounts.insert(account)
+                        if fileIndex == 0 { layout.declarationInsertAt = lines.last.map { lineEnd($0.start).next } ?? next }
+                    }
+                    pos = blockNext
+                    lineNumber += blockLines
+                    continue
+                }
+                let line = text(pos, end)
+                switch dialect {
+                case .journal:
+                    if line.trimmingCharacters(in: " \t") == "comment" || line.hasPrefix("test ") || line == "test" {
+                        // A block that runs to its `end comment` / `end test` line, kept as it is.
+                        let closer = line.hasPrefix("test") ? "end test" : "end comment"
+                        var p = next
+                        var count = 1
+                        while p < n {
+                            let (e2, n2) = lineEnd(p)
+                            count += 1
+                            let t = text(p, e2)
+                            p = n2
+                            if t.trimmingCharacters(in: " \t").hasPrefix(closer) { break }
+                        }
+                        pos = p
+                        lineNumber += count
+                        continue
+                    }
+                    if line.hasPrefix("account ") || line.hasPrefix("account\t") {
+                        let name = String(line.dropFirst(8).prefix { $0 != ";" }).trimmingCharacters(in: " \t")
+                            .components(separatedByTwoSpaces: ())
+                        layout.declaredAccounts.insert(name)
+                        if fileIndex == 0 { layout.declarationInsertAt = blockNext }
+                    } else if line.hasPrefix("include ") {
+                        includes.append((String(line.dropFirst(8)).trimmingCharacters(in: " \t"), lineNumber, line))
+                    }
+                case .beancount:
+                    if line.hasPrefix("pushtag ") || line.hasPrefix("poptag ") {
+                        let tag = line.split(separator: " ").dropFirst().first.map { String($0.dropFirst()) } ?? ""
+                        if line.hasPrefix("pushtag ") { pushed.append(tag) } else if let i = pushed.lastIndex(of: tag) { pushed.remove(at: i) }
+                    } else if line.hasPrefix("include ") {
+                        if let (target, _) = BeancountFormat.quoted(Array(line), 8) { includes.append((target, lineNumber, line)) }
+                    }
+                }
+                // Includes are read where they stand, so transaction order follows the files.
+                for inc in includes { try include(inc.target, from: path, line: inc.line, text: inc.text) }
+                includes.removeAll()
+                pos = blockNext
+                lineNumber += blockLines
+            }
+        }
+    }
+
+    mutating func include(_ target: String, from path: String, line: Int, text: String) throws(Diagnostic) {
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        let full = target.hasPrefix("/") ? target : folder + target
+        if visiting.contains(FileIO.resolvingLinks(full)) {
+            throw Diagnostic("include cycle: \(target) is already being read", file: path, line: line, column: 9,
+                             sourceLine: text, span: 8..<text.count)
+        }
+        let loaded: (bytes: [UInt8], stamp: FileStamp)
+        do throws(FileError) { loaded = try load(full) } catch {
+            throw Diagnostic("cannot include \(target): \(error.diagnostic.message)", file: path, line: line, column: 9,
+                             sourceLine: text, span: 8..<text.count)
+        }
+        try readFile(loaded.bytes, path: full, stamp: loaded.stamp)
+    }
+
+    // MARK: - beancount line kinds
+
+    func beancountIsTransaction(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Bool {
+        guard let word = secondWord(b, s, e) else { return false }
+        return !BeancountFormat.directives.contains(word)
+    }
+
+    func beancountOpen(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String? {
+        guard dialect == .beancount, secondWord(b, s, e) == "open" else { return nil }
+        let parts = String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self).split(separator: " ", omittingEmptySubsequences: true)
+        return parts.count >= 3 ? String(parts[2]) : nil
+    }
+
+    func secondWord(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String? {
+        var i = s
+        while i < e && b[i] != 0x20 && b[i] != 0x09 { i += 1 }
+        while i < e && (b[i] == 0x20 || b[i] == 0x09) { i += 1 }
+        let start = i
+        while i < e && b[i] != 0x20 && b[i] != 0x09 { i += 1 }
+        return i > start ? String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self) : nil
+    }
+
+    // MARK: - transactions
+
+    mutating func addTransaction(_ b: UnsafeBufferPointer<UInt8>, _ lines: [(start: Int, end: Int)], lineNumber: Int,
+                                 fileIndex: Int32, path: String) throws(Diagnostic) {
+        let (hs, he) = lines[0]
+        var i = hs
+        while i < he && b[i] != 0x20 && b[i] != 0x09 && b[i] != 0x3D && b[i] != 0x3B { i += 1 } // up to space, '=' or ';'
+        guard let day = DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i])) else {
+            let header = String(decoding: UnsafeBufferPointer(rebasing: b[hs..<he]), as: UTF8.self)
+            let dateText = String(header.prefix { $0 != " " && $0 != "\t" && $0 != "=" })
+            throw Diagnostic("cannot read the date '\(dateText)' (use YYYY-MM-DD)", file: path, line: lineNumber, column: 1,
+                             sourceLine: header, span: 0..<max(1, dateText.count))
+        }
+        while i < he && b[i] != 0x20 && b[i] != 0x09 && b[i] != 0x3B { i += 1 } // a secondary date
+        func spaces() { while i < he && (b[i] == 0x20 || b[i] == 0x09) { i += 1 } }
+        spaces()
+        var merchant: UInt32 = 0
+        var tagNames: [String] = []
+        var intent: Intent?
+        var note: String?
+        var commentBytes: (Int, Int)?
+        switch dialect {
+        case .journal:
+            if i < he && (b[i] == 0x2A || b[i] == 0x21) { i += 1; spaces() }
+            if i < he && b[i] == 0x28, let close = (i..<he).first(where: { b[$0] == 0x29 }) { i = close + 1; spaces() }
+            let descStart = i
+            while i < he && b[i] != 0x3B { i += 1 }
+            var descEnd = i
+            while descEnd > descStart && (b[descEnd - 1] == 0x20 || b[descEnd - 1] == 0x09) { descEnd -= 1 }
+            merchant = ledger.merchants.intern(bytes: UnsafeBufferPointer(rebasing: b[descStart..<descEnd]))
+            if i < he { commentBytes = (i + 1, he) }
+        case .beancount:
+            // The flag, then one or two strings, then #tags and ^links.
+            if i < he && b[i] != 0x22 { while i < he && b[i] != 0x20 && b[i] != 0x09 { i += 1 }; spaces() }
+            var strings: [String] = []
+            let header = Array(String(decoding: UnsafeBufferPointer(rebasing: b[i..<he]), as: UTF8.self))
+            var j = 0
+            while let (s, next) = BeancountFormat.quoted(header, j) {
+                strings.append(s)
+                j = next
+                while j < header.count && (header[j] == " " || header[j] == "\t") { j += 1 }
+            }
+            while j < header.count && header[j] != ";" {
+                if header[j] == "#" {
+                    var k = j + 1
+                    while k < header.count && header[k] != " " && header[k] != "\t" { k += 1 }
+                    tagNames.append(String(header[(j + 1)..<k]))
+                    j = k
+                } else {
+                    j += 1
+                }
+            }
+            let name = strings.count >= 2 && !strings[0].isEmpty ? strings[0] : (strings.count >= 2 ? strings[1] : strings.first ?? "")
+            merchant = ledger.merchants.intern(name)
+        }
+        if let (cs, ce) = commentBytes { applyComment(b, cs, ce, &tagNames, &intent, &note) }
+
+        // Postings and the lines before the first one (comments, metadata).
+        var postingCount = 0
+        var categoryPosting: (category: UInt32, amount: Amount?, symbol: String?)?
+        var categoryCount = 0
+        var money: (account: UInt32, amount: Amount?, symbol: String?, line: Int, start: Int, text: String?)?
+        var otherAmounts = AmountTotals()
+        var otherSymbol: String?
+        for (index, line) in lines.enumerated().dropFirst() {
+            var p = line.start
+            while p < line.end && (b[p] == 0x20 || b[p] == 0x09) { p += 1 }
+            if p >= line.end { continue }
+            if b[p] == 0x3B || b[p] == 0x23 {
+                if postingCount == 0 && dialect == .journal { applyComment(b, p + 1, line.end, &tagNames, &intent, &note) }
+                continue
+            }
+            if dialect == .beancount && postingCount == 0, let (key, value) = metadata(b, p, line.end) {
+                if key == "intent", let v = Intent(name: value) { intent = v }
+                if key == "note" { note = value.isEmpty ? nil : value }
+                continue
+            }
+            if dialect == .beancount && postingCount > 0 && metadata(b, p, line.end) != nil { continue }
+            if (b[p] == 0x2A || b[p] == 0x21) && p + 1 < line.end && b[p + 1] == 0x20 { p += 2 }
+            let accountStart = p
+            while p < line.end {
+                let c = b[p]
+                if c == 0x09 || c == 0x3B { break }
+                if c == 0x20 && (dialect == .beancount || p + 1 >= line.end || b[p + 1] == 0x20) { break }
+                p += 1
+            }
+            var aStart = accountStart, aEnd = p
+            if aEnd > aStart && ((b[aStart] == 0x28 && b[aEnd - 1] == 0x29) || (b[aStart] == 0x5B && b[aEnd - 1] == 0x5D)) {
+                aStart += 1
+                aEnd -= 1
+            }
+            let raw = rawAccounts.intern(bytes: UnsafeBufferPointer(rebasing: b[aStart..<aEnd]))
+            if Int(raw) == accountInfo.count {
+                let name = rawAccounts[raw]
+                if let cat = AccountKind.category(of: name) {
+                    accountInfo.append((true, cat.isEmpty ? 0 : ledger.categories.intern(cat), 0))
+                } else {
+                    accountInfo.append((false, 0, ledger.accounts.intern(name)))
+                }
+            }
+            let info = accountInfo[Int(raw)]
+            while p < line.end && (b[p] == 0x20 || b[p] == 0x09) { p += 1 }
+            var amount: (Amount, String?)?
+            var amountText: String?
+            let amountStart = p
+            if p < line.end && b[p] != 0x3B {
+                var e = p
+                while e < line.end && b[e] != 0x3B && b[e] != 0x40 && b[e] != 0x3D && b[e] != 0x7B { e += 1 }
+                while e > p && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+                if e > p {
+                    let field = UnsafeBufferPointer(rebasing: b[p..<e])
+                    amount = field.contains(0x22) ? nil : AmountParser.parse(field, decimalComma: false).map { ($0.amount, $0.symbol) }
+                    if amount == nil {
+                        amountText = String(decoding: field, as: UTF8.self)
+                        amount = JournalFormat.amount(amountText ?? "").map { ($0.amount, $0.symbol) }
+                        if amount == nil {
+                            let lineText = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<line.end]), as: UTF8.self)
+                            let col = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<amountStart]), as: UTF8.self).count
+                            throw Diagnostic("cannot read the amount '\(amountText ?? "")'", file: path, line: lineNumber + index,
+                                             column: col + 1, sourceLine: lineText, span: col..<(col + (amountText ?? "").count))
+                        }
+                    }
+                }
+            }
+            postingCount += 1
+            if info.isCategory {
+                categoryCount += 1
+                categoryPosting = (info.category, amount?.0, amount?.1)
+                if let a = amount { otherAmounts.add(a.0, currency: 0); otherSymbol = otherSymbol ?? a.1 }
+            } else if money == nil {
+                money = (info.account, amount?.0, amount?.1, index, amountStart, amountText)
+            } else if let a = amount {
+                otherAmounts.add(a.0, currency: 0)
+                otherSymbol = otherSymbol ?? a.1
+            }
+        }
+        if money == nil, let c = categoryPosting {
+            // Every posting is an expense or income account: the first stands for the money side.
+            money = (ledger.accounts.intern(""), c.amount, c.symbol, 0, 0, nil)
+        }
+        var category: UInt32 = 0
+        var lock: UInt8 = 0
+        if postingCount > 2 { lock = 1 } else if categoryCount == 1, let c = categoryPosting { category = c.category } else { lock = 2 }
+        var amount = Amount.zero
+        var symbol: String?
+        if let m = money, let a = m.amount {
+            amount = a
+            symbol = m.symbol
+        } else {
+            amount = -(otherAmounts.entries.first?.amount ?? .zero)
+            symbol = otherSymbol
+        }
+        if dialect == .beancount { tagNames += pushed }
+        ledger.append(day: day, merchant: merchant, amount: amount, currency: symbol.map { ledger.currencies.intern($0) } ?? 0,
+                      account: money?.account ?? ledger.accounts.intern(""), intent: intent, category: category,
+                      tagSet: tagNames.isEmpty ? 0 : ledger.internTagSet(tagNames), note: note.map { ledger.notes.intern($0) } ?? 0)
+        if dialect == .beancount && !pushed.isEmpty { layout.pushedTags[ledger.count - 1] = Set(pushed.map { $0.lowercased() }) }
+        locks.append(lock)
+        layout.rowFile.append(fileIndex)
+        layout.rowStart.append(lines[0].start)
+        layout.rowEnd.append(lines[lines.count - 1].end)
+    }
+
+    /// A beancount metadata line `key: value` (value unquoted), if the line is one.
+    func metadata(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> (String, String)? {
+        guard s < e, b[s] >= 0x61 && b[s] <= 0x7A else { return nil }
+        var i = s
+        while i < e && ((b[i] >= 0x61 && b[i] <= 0x7A) || (b[i] >= 0x41 && b[i] <= 0x5A) || (b[i] >= 0x30 && b[i] <= 0x39) || b[i] == 0x5F || b[i] == 0x2D) { i += 1 }
+        guard i < e, b[i] == 0x3A else { return nil }
+        let key = String(decoding: UnsafeBufferPointer(rebasing: b[s..<i]), as: UTF8.self)
+        let rest = Array(String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<e]), as: UTF8.self))
+        var k = 0
+        while k < rest.count && rest[k] == " " { k += 1 }
+        let value = BeancountFormat.quoted(rest, k)?.0 ?? String(rest[k...]).trimmingCharacters(in: " \t")
+        return (key, value)
+    }
+
+    /// Reads the tags, intent and note of a journal comment, cached by its bytes.
+    mutating func applyComment(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int,
+                               _ tags: inout [String], _ intent: inout Intent?, _ note: inout String?) {
+        let raw = rawComments.intern(bytes: UnsafeBufferPointer(rebasing: b[s..<e]))
+        if Int(raw) == commentInfo.count {
+            var info: (tags: [String], intent: Intent?, note: String?) = ([], nil, nil)
+            for t in CommentTags.find(in: rawComments[raw], offset: 0) {
+                if t.ledgerStyle { ledgerStyle += 1 } else { hledgerStyle += 1 }
+                if t.name.lowercased() == "intent", let i = Intent(name: t.value) { info.intent = i; continue }
+                if t.name.lowercased() == "note" { info.note = t.value.isEmpty ? nil : t.value; continue }
+                info.tags.append(t.value.isEmpty ? t.name : t.name + ":" + t.value)
+            }
+            commentInfo.append(info)
+        }
+        let info = commentInfo[Int(raw)]
+        tags += info.tags
+        if let i = info.intent { intent = i }
+        if let n = info.note { note = n }
+    }
+}
