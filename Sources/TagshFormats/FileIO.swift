@@ -140,11 +140,16 @@ public enum FileIO {
         if dfd >= 0 { fsync(dfd); close(dfd) }
     }
 
-    /// Copies `path` to `path.bak` (atomically), keeping its mode.
+    /// Keeps the current `path` as `path.bak`. Saves replace a file by renaming
+    /// a new one over it, so the original's inode can simply be linked as the
+    /// backup (no copy); where linking is not possible, it is copied.
     public static func backUp(_ path: String) throws(FileError) {
         let target = resolvingLinks(path)
+        let backup = target + ".bak"
+        unlink(backup)
+        if link(target, backup) == 0 { return }
         let (bytes, stamp) = try read(target)
-        try writeAtomically(bytes, to: target + ".bak", mode: stamp.mode & 0o7777)
+        try writeAtomically(bytes, to: backup, mode: stamp.mode & 0o7777)
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -27,6 +27,29 @@ enum JournalFormat {
         var postings: [Posting]
     }
 
+    /// The header and the comment lines before the first posting, without
+    /// reading postings (a save that changes only tags needs no more).
+    static func parseHeaderAndComments(_ lines: [String]) -> Block {
+        let header = lines[0]
+        let semicolon = header.firstIndex(of: ";").map { header.distance(from: header.startIndex, to: $0) }
+        var block = Block(header: header, headerCommentStart: semicolon, date: nil, description: "", lines: lines,
+                          commentLines: [], postings: [])
+        for (n, line) in lines.enumerated().dropFirst() {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty { continue }
+            guard trimmed.first == ";" || trimmed.first == "#" else { break }
+            block.commentLines.append(n)
+        }
+        // The first posting's indent is what new comment lines use.
+        if let first = lines.dropFirst().firstIndex(where: { l in
+            let t = l.drop { $0 == " " || $0 == "\t" }
+            return !t.isEmpty && t.first != ";" && t.first != "#"
+        }) {
+            block.postings = [Posting(line: first, accountRange: 0..<0, account: "", amountStart: nil, amountText: nil)]
+        }
+        return block
+    }
+
     static func parseBlock(_ lines: [String]) -> Block {
         let header = lines[0]
         let chars = Array(header)

@@ -95,11 +95,16 @@ public struct LedgerDocument: Sendable {
 
     /// The files to write, and the document as it will be once they are written
     /// (nil when it must be read back: CSV, whose header can change).
-    public func renderForSave(_ ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> (outputs: [Output], next: LedgerDocument?) {
+    /// `categoryChanged` names the rows whose category may differ from the
+    /// file (nil: any); the others skip re-reading their postings.
+    public func renderForSave(_ ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>? = nil) throws(Diagnostic)
+        -> (outputs: [Output], next: LedgerDocument?)
+    {
         switch layout {
         case .csv: return (try render(ledger, changedRows: changedRows), nil)
         case .text(let text):
-            let (outputs, nextLayout) = try TextWriter.renderWithLayout(text, ledger: ledger, changedRows: changedRows)
+            let (outputs, nextLayout) = try TextWriter.renderWithLayout(text, ledger: ledger, changedRows: changedRows,
+                                                                        categoryChanged: categoryChanged)
             let main = outputs.first { $0.path == nil }?.bytes ?? bytes
             return (outputs, LedgerDocument(format: format, bytes: main, layout: .text(nextLayout)))
         }

@@ -9,8 +9,8 @@ enum TextWriter {
 
     /// The files to write, and the layout of the files once written (offsets
     /// shifted by the edits), so a save need not read the files again.
-    static func renderWithLayout(_ layout: TextLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic)
-        -> (outputs: [LedgerDocument.Output], next: TextLayout)
+    static func renderWithLayout(_ layout: TextLayout, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>? = nil)
+        throws(Diagnostic) -> (outputs: [LedgerDocument.Output], next: TextLayout)
     {
         var next = layout
         var editsByFile: [Int32: [(start: Int, end: Int, bytes: [UInt8])]] = [:]
@@ -31,7 +31,9 @@ enum TextWriter {
                 }
                 let result: (lines: [String], newAccount: String?)
                 switch layout.dialect {
-                case .journal: result = try JournalWriter.rewrite(lines, row: row, ledger: ledger, style: layout.tagStyle, path: file.path)
+                case .journal:
+                    result = try JournalWriter.rewrite(lines, row: row, ledger: ledger, style: layout.tagStyle, path: file.path,
+                                                       categoryMayChange: categoryChanged?.contains(row) ?? true)
                 case .beancount:
                     result = try BeancountWriter.rewrite(lines, row: row, ledger: ledger, pushed: layout.pushedTags[row] ?? [], path: file.path)
                 }
@@ -147,14 +149,16 @@ enum TextWriter {
 }
 
 enum JournalWriter {
-    static func rewrite(_ lines: [String], row: Int, ledger: Ledger, style: TagStyle, path: String) throws(Diagnostic)
-        -> (lines: [String], newAccount: String?)
+    static func rewrite(_ lines: [String], row: Int, ledger: Ledger, style: TagStyle, path: String, categoryMayChange: Bool = true)
+        throws(Diagnostic) -> (lines: [String], newAccount: String?)
     {
         var lines = lines
-        let block = JournalFormat.parseBlock(lines)
+        // Postings are only read when the category may have changed; comments are found either way.
+        let block = categoryMayChange ? JournalFormat.parseBlock(lines) : JournalFormat.parseHeaderAndComments(lines)
         var newAccount: String?
 
         // Category: rewrite the expense or income posting's account.
+        if categoryMayChange {
         let categoryPostings = block.postings.filter { AccountKind.category(of: $0.account) != nil }
         let current = categoryPostings.count == 1 && block.postings.count <= 2 ? AccountKind.category(of: categoryPostings[0].account) : nil
         let wanted = ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
@@ -170,6 +174,7 @@ enum JournalWriter {
             let wrapped = inner.first == "(" ? "(" + account + ")" : inner.first == "[" ? "[" + account + "]" : account
             lines[p.line] = TextWriter.replaceAccount(in: original, range: p.accountRange, with: wrapped, amountStart: p.amountStart)
             newAccount = account
+        }
         }
 
         // Tags, intent and note, as tag tokens in comments.

@@ -11,7 +11,8 @@ public enum ManPage {
             .B tagsh
             [\\fIoptions\\fR] [\\fILEDGER\\fR]
             .SH DESCRIPTION
-            tagsh loads a whole ledger (a bank CSV export) into memory and opens a shell on it.
+            tagsh loads a whole ledger (a bank CSV export, an hledger/ledger journal or a beancount file)
+            into memory and opens a shell on it.
             Explore it with queries, list and summarise it, annotate transactions with an intent,
             a category, tags and a note, undo and redo any number of steps, and save it back:
             only the lines of changed transactions change, and a file opened and saved with no

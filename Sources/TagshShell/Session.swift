@@ -138,6 +138,12 @@ public final class Session {
             categoryNames = [""] + l.categories.ids.map { l.categories[$0].name }
         }
 
+        /// Rows whose category differs from the file's (a renamed category counts).
+        func categoryChangedRows(_ l: Ledger, among rows: [Int]) -> Set<Int> {
+            let renamed = Set(l.categories.ids.filter { Int($0) < categoryNames.count && categoryNames[Int($0)] != l.categories[$0].name })
+            return Set(rows.filter { l.category[$0] != category[$0] || renamed.contains(l.category[$0]) })
+        }
+
         /// Rows whose annotations differ from the file's (a renamed category counts).
         func changedRows(_ l: Ledger) -> [Int] {
             let renamed = Set(l.categories.ids.filter { Int($0) < categoryNames.count && categoryNames[Int($0)] != l.categories[$0].name })

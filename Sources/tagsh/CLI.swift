@@ -9,7 +9,7 @@ struct TagshCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tagsh",
         abstract: "Explore and annotate a ledger of money transactions.",
-        discussion: "LEDGER is a bank CSV export (hledger journals and beancount files are planned). Type `help` at the prompt for the commands.",
+        discussion: "LEDGER is a bank CSV export, an hledger/ledger journal or a beancount file. Type `help` at the prompt for the commands.",
         version: TagshVersion.string
     )
 

@@ -18,7 +18,7 @@ extension Commands {
             .init("skip-bad", "load what can be read and list the records skipped"),
             .init("date-format", value: "FMT", "the order of CSV dates, e.g. %d/%m/%Y"),
         ],
-        examples: ["open checking.csv", "open export.csv --date-format %d/%m/%Y --skip-bad"],
+        examples: ["open checking.csv", "open export.csv --date-format %d/%m/%Y --skip-bad", "open 2025.journal", "open main.beancount"],
         arguments: .file
     ) { (inv: inout Invocation) throws(ShellError) in
         guard let path = inv.words.first else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }

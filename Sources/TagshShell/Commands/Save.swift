@@ -31,7 +31,10 @@ extension Session {
         let changed = baseline.changedRows(ledger)
         let outputs: [LedgerDocument.Output]
         let nextDocument: LedgerDocument?
-        do throws(Diagnostic) { (outputs, nextDocument) = try file.document.renderForSave(ledger, changedRows: changed) } catch {
+        let categoryChanged = baseline.categoryChangedRows(ledger, among: changed)
+        do throws(Diagnostic) {
+            (outputs, nextDocument) = try file.document.renderForSave(ledger, changedRows: changed, categoryChanged: categoryChanged)
+        } catch {
             throw .diagnostic(error)
         }
         let main = outputs.first { $0.path == nil }?.bytes ?? file.document.bytes
