@@ -33,10 +33,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Benchmarks (issue 8 grows this); built, never run by the tests.
+        // Benchmarks; built, never run by the tests.
         .executableTarget(name: "tagsh-bench", dependencies: ["TagshShell"]),
+        // Fuzzing: the targets (replayed by the tests) and the libFuzzer driver (scripts/fuzz).
+        .target(name: "TagshFuzzTargets", dependencies: ["TagshFormats", "TagshQuery", "TagshModel", "TagshShell"]),
+        .executableTarget(name: "tagsh-fuzz", dependencies: ["TagshFuzzTargets"]),
         .testTarget(name: "TagshModelTests", dependencies: ["TagshModel"]),
         .testTarget(name: "TagshQueryTests", dependencies: ["TagshQuery", "TagshModel"]),
+        .testTarget(name: "TagshFuzzRegressionTests", dependencies: ["TagshFuzzTargets"], path: "Tests/Fuzz",
+                    resources: [.copy("Regressions")]),
         .testTarget(name: "TagshFormatsTests", dependencies: ["TagshFormats", "TagshModel"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel", "TagshQuery", "TagshFormats", "TagshRules"],
