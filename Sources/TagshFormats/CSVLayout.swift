@@ -99,16 +99,17 @@ public struct CSVColumns: Sendable, Equatable {
             let name = raw.trimmingSpaces().lowercased()
             func take(_ slot: inout Int?) { if slot == nil { slot = i } }
             switch name {
-            case "date", "transaction date", "posted date", "posting date", "booking date": take(&date)
-            case "description", "payee", "merchant", "name": take(&desc)
-            case "amount": take(&amount)
+            case "date", "transaction date", "posted date", "posting date", "booking date", "datum", "buchungstag": take(&date)
+            case "description", "payee", "merchant", "name", "empfänger", "beschreibung", "verwendungszweck",
+                 "beguenstigter/zahlungspflichtiger", "begünstigter/zahlungspflichtiger": take(&desc)
+            case "amount", "betrag": take(&amount)
             case "debit", "debit amount", "withdrawal", "withdrawals": take(&debit)
             case "credit", "credit amount", "deposit", "deposits": take(&credit)
-            case "currency": take(&currency)
-            case "account": take(&account)
+            case "currency", "währung", "waehrung": take(&currency)
+            case "account", "konto": take(&account)
             case "category": take(&category)
             case "tags", "tag": take(&tags)
-            case "notes", "note", "memo": take(&notes)
+            case "notes", "note", "memo", "notiz": take(&notes)
             case "intent": take(&intent)
             default: break
             }
@@ -142,6 +143,8 @@ public struct CSVLayout: Sendable {
     public var headerRange: Range<Int>
     public var decimalComma: Bool
     public var dateFormat: DateFormat
+    /// UTF-8, or Windows-1252 for an export that is not UTF-8.
+    public var encoding: TextEncoding = .utf8
     /// Byte range of each transaction's record in the file, without its line terminator.
     public var recordStarts: [Int]
     public var recordEnds: [Int]

@@ -28,6 +28,7 @@ public struct CSVReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let fileName: String
     let options: ReadOptions
+    var encoding: TextEncoding = .utf8
 
     /// Splits records, tracking line numbers for messages.
     struct Scanner {
@@ -95,9 +96,13 @@ public struct CSVReader {
     public static func read(_ bytes: [UInt8], fileName: String, options: ReadOptions = ReadOptions())
         throws(Diagnostic) -> (ledger: Ledger, layout: CSVLayout, skipped: [Diagnostic])
     {
+        if let nul = TextEncoding.firstNUL(bytes) {
+            throw Diagnostic("the file holds a NUL byte, so it is not a text file", file: fileName, line: nul.line, column: nul.column)
+        }
+        let encoding: TextEncoding = TextEncoding.firstInvalidUTF8(bytes) == nil ? .utf8 : .windows1252
         do {
             return try bytes.withUnsafeBufferPointer { buffer in
-                try CSVReader(bytes: buffer, fileName: fileName, options: options).read()
+                try CSVReader(bytes: buffer, fileName: fileName, options: options, encoding: encoding).read()
             }
         } catch let d as Diagnostic {
             throw d
@@ -309,7 +314,7 @@ public struct CSVReader {
         let layout = CSVLayout(
             delimiter: header.delimiter, lineEnding: lineEnding, hasBOM: hasBOM, header: header.names,
             columns: columns, headerLine: header.line, headerRange: header.range, decimalComma: decimalComma,
-            dateFormat: dateFormat ?? .ymd, recordStarts: starts, recordEnds: ends)
+            dateFormat: dateFormat ?? .ymd, encoding: encoding, recordStarts: starts, recordEnds: ends)
         return (ledger, layout, skipped)
     }
 
@@ -324,8 +329,13 @@ public struct CSVReader {
 
     // MARK: - fields
 
+    /// A field's bytes as UTF-8 (Windows-1252 files are transcoded field by field).
     func slice<T>(_ f: FieldRef, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        body(UnsafeBufferPointer(rebasing: bytes[f.start..<f.end]))
+        let raw = UnsafeBufferPointer(rebasing: bytes[f.start..<f.end])
+        if encoding == .windows1252 && raw.contains(where: { $0 >= 0x80 }) {
+            return TextEncoding.utf8(fromWindows1252: raw).withUnsafeBufferPointer(body)
+        }
+        return body(raw)
     }
 
     func trimmed(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
@@ -418,7 +428,7 @@ public struct CSVReader {
         var inQuotes = false
         for i in range {
             let b = bytes[i]
-            if b == 0x22 { inQuotes.toggle() } else if !inQuotes, counts[b] != nil { counts[b]! += 1 }
+            if b == 0x22 { inQuotes.toggle() } else if !inQuotes, let c = counts[b] { counts[b] = c + 1 }
         }
         let best = [UInt8(0x09), 0x3B, 0x2C].max { (counts[$0] ?? 0) < (counts[$1] ?? 0) } ?? 0x2C
         return (counts[best] ?? 0) > 0 ? best : 0x2C
@@ -482,9 +492,11 @@ public struct CSVReader {
         return lineText(from: i)
     }
 
+    /// The line at `lineStart` for an error message (at most 4 KB of it).
     func lineText(from lineStart: Int) -> String {
         var e = lineStart
-        while e < bytes.count && bytes[e] != 0x0A && bytes[e] != 0x0D { e += 1 }
+        let limit = min(bytes.count, lineStart + 4096)
+        while e < limit && bytes[e] != 0x0A && bytes[e] != 0x0D { e += 1 }
         var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<e]), as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         return text

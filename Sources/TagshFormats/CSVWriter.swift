@@ -36,7 +36,7 @@ enum CSVWriter {
         }
     }
 
-    static func render(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) -> [UInt8] {
+    static func render(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [UInt8] {
         guard !changedRows.isEmpty else { return bytes }
         // Where each annotation goes: its column, or a new one at the end.
         var indexOf: [Column: Int] = [:]
@@ -63,16 +63,17 @@ enum CSVWriter {
             copy(upTo: layout.headerRange.upperBound)
             for column in added {
                 out.append(layout.delimiter)
-                out.append(contentsOf: field(lowercaseHeader ? column.title.lowercased() : column.title, layout.delimiter, quoteAll: false))
+                out.append(contentsOf: try field(lowercaseHeader ? column.title.lowercased() : column.title, layout, quoteAll: false, row: nil))
             }
         }
-        bytes.withUnsafeBufferPointer { buffer in
-            for row in changedRows.sorted() {
-                let start = layout.recordStarts[row], end = layout.recordEnds[row]
-                copy(upTo: start)
-                out.append(contentsOf: record(buffer, start..<end, layout: layout, ledger: ledger, row: row, indexOf: indexOf))
-                copied = end
+        for row in changedRows.sorted() {
+            let start = layout.recordStarts[row], end = layout.recordEnds[row]
+            copy(upTo: start)
+            let rewritten = try bytes.withUnsafeBufferPointer { buffer throws(Diagnostic) in
+                try record(buffer, start..<end, layout: layout, ledger: ledger, row: row, indexOf: indexOf)
             }
+            out.append(contentsOf: rewritten)
+            copied = end
         }
         copy(upTo: bytes.count)
         return out
@@ -80,7 +81,7 @@ enum CSVWriter {
 
     /// One record with its annotation fields replaced; other fields keep their bytes.
     static func record(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, layout: CSVLayout, ledger: Ledger, row: Int,
-                       indexOf: [Column: Int]) -> [UInt8] {
+                       indexOf: [Column: Int]) throws(Diagnostic) -> [UInt8] {
         var scanner = CSVReader.Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound,
                                         line: 0, delimiter: layout.delimiter)
         var refs: [FieldRef] = []
@@ -93,7 +94,7 @@ enum CSVWriter {
         let needed = (indexOf.values.max() ?? 0) + 1
         while fields.count < needed { fields.append(quoteAll ? [0x22, 0x22] : []) }
         for (column, i) in indexOf {
-            fields[i] = field(column.value(ledger, row), layout.delimiter, quoteAll: quoteAll)
+            fields[i] = try field(column.value(ledger, row), layout, quoteAll: quoteAll, row: row)
         }
         var out: [UInt8] = []
         for (i, f) in fields.enumerated() {
@@ -103,9 +104,19 @@ enum CSVWriter {
         return out
     }
 
-    /// A field's bytes, quoted when it must be (or when the record quotes every field).
-    static func field(_ text: String, _ delimiter: UInt8, quoteAll: Bool) -> [UInt8] {
-        let utf8 = Array(text.utf8)
+    /// A field's bytes in the file's encoding, quoted when it must be (or when
+    /// the record quotes every field). A character Windows-1252 cannot hold is refused.
+    static func field(_ text: String, _ layout: CSVLayout, quoteAll: Bool, row: Int?) throws(Diagnostic) -> [UInt8] {
+        let delimiter = layout.delimiter
+        var utf8 = Array(text.utf8)
+        if layout.encoding == .windows1252 {
+            switch TextEncoding.windows1252(from: text) {
+            case .success(let bytes): utf8 = bytes
+            case .failure(let f):
+                throw Diagnostic("\(row.map { "transaction \($0 + 1): " } ?? "")the file is Windows-1252, which cannot hold '\(f.character)' "
+                                 + "(U+\(f.character.unicodeScalars.first.map { String($0.value, radix: 16, uppercase: true) } ?? "?"))")
+            }
+        }
         let needs = quoteAll || utf8.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             || utf8.first == 0x20 || utf8.last == 0x20
         guard needs else { return utf8 }

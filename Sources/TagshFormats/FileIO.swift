@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 import TagshModel
 
 /// A file-system failure, named by path and cause.
@@ -60,6 +61,22 @@ public struct FileStamp: Sendable, Equatable {
 
 /// Reading and atomically writing whole files.
 public enum FileIO {
+    /// Fault injection for tests: a write to a path containing a key fails
+    /// with EIO once that many bytes are written (a disk that fills up halfway).
+    static let writeFaults = Mutex<[String: Int]>([:])
+
+    public static func injectWriteFault(forPathContaining key: String, afterBytes: Int) {
+        writeFaults.withLock { $0[key] = afterBytes }
+    }
+
+    public static func clearWriteFault(forPathContaining key: String) {
+        _ = writeFaults.withLock { $0.removeValue(forKey: key) }
+    }
+
+    static func faultLimit(for path: String) -> Int? {
+        writeFaults.withLock { faults in faults.first { path.contains($0.key) }?.value }
+    }
+
     /// The bytes of a regular file and its stamp.
     public static func read(_ path: String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -112,18 +129,24 @@ public enum FileIO {
         let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
         var template = ((folder.isEmpty ? "/" : folder) + "/." + name + ".tagsh-XXXXXX").utf8CString
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
         if fd < 0 { throw .fromErrno(path, writing: true) }
-        let tmpPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let tmpPath = template.withUnsafeBufferPointer { $0.baseAddress.map { String(cString: $0) } ?? "" }
         var ok = false
         defer {
             if !ok { unlink(tmpPath) }
         }
+        let faultAt = faultLimit(for: target)
         do {
             defer { close(fd) }
             var written = 0
             while written < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+                if let faultAt, written >= faultAt {
+                    errno = EIO
+                    throw FileError.fromErrno(path, writing: true)
+                }
+                let chunk = faultAt.map { min(bytes.count - written, max(1, $0 - written)) } ?? (bytes.count - written)
+                let n = bytes.withUnsafeBytes { $0.baseAddress.map { write(fd, $0 + written, chunk) } ?? -1 }
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw FileError.fromErrno(path, writing: true)

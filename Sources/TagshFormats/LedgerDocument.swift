@@ -62,6 +62,16 @@ public struct LedgerDocument: Sendable {
                             load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp) = { p throws(FileError) in try FileIO.read(p) })
         throws(Diagnostic) -> LoadedLedger
     {
+        if format == .journal || format == .beancount {
+            // Journals and beancount files are UTF-8 text: say exactly where they are not.
+            if let nul = TextEncoding.firstNUL(bytes) {
+                throw Diagnostic("the file holds a NUL byte, so it is not a text file", file: fileName, line: nul.line, column: nul.column)
+            }
+            if let bad = TextEncoding.firstInvalidUTF8(bytes) {
+                throw Diagnostic("the file is not valid UTF-8 here (byte 0x\(String(bytes[bad.offset], radix: 16, uppercase: true))); "
+                                 + "\(format) files are UTF-8", file: fileName, line: bad.line, column: bad.column)
+            }
+        }
         switch format {
         case .journal:
             return try JournalFormat.read(bytes, path: fileName, stamp: stamp, options: options, load: load)
@@ -88,7 +98,7 @@ public struct LedgerDocument: Sendable {
     /// main file is the original, byte for byte.
     public func render(_ ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [Output] {
         switch layout {
-        case .csv(let csv): return [Output(path: nil, bytes: CSVWriter.render(bytes, layout: csv, ledger: ledger, changedRows: changedRows))]
+        case .csv(let csv): return [Output(path: nil, bytes: try CSVWriter.render(bytes, layout: csv, ledger: ledger, changedRows: changedRows))]
         case .text(let text): return try TextWriter.render(text, ledger: ledger, changedRows: changedRows)
         }
     }

@@ -256,8 +256,8 @@ enum JournalWriter {
             var bare = additions.filter { $0.value.isEmpty }
             var header = lines[0]
             func appendToHeader(_ text: String) {
-                if header.contains(";") {
-                    let after = header[header.index(after: header.firstIndex(of: ";")!)...]
+                if let semicolon = header.firstIndex(of: ";") {
+                    let after = header[header.index(after: semicolon)...]
                     header += String(after).trimmingCharacters(in: " \t").isEmpty ? " " + text : (style == .hledger ? ", " : " ") + text
                 } else {
                     header += "  ; " + text

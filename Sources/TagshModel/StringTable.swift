@@ -81,7 +81,7 @@ public struct StringTable: Sendable {
                 if hashes[Int(id)] == hash {
                     let start = keyStarts[Int(id)], end = keyStarts[Int(id) + 1]
                     if end - start == key.count
-                        && (key.count == 0 || memcmpEqual(stored.baseAddress! + start, key.baseAddress!, key.count)) {
+                        && (key.count == 0 || bytesEqual(stored, start, key)) {
                         return (id, slot, hash)
                     }
                 }
@@ -125,11 +125,12 @@ public struct StringTable: Sendable {
     }
 }
 
+/// Whether `stored[start...]` begins with `key`.
 @inline(__always)
-private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+private func bytesEqual(_ stored: UnsafeBufferPointer<UInt8>, _ start: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     var i = 0
-    while i < n {
-        if a[i] != b[i] { return false }
+    while i < key.count {
+        if stored[start + i] != key[i] { return false }
         i += 1
     }
     return true

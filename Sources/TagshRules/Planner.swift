@@ -195,7 +195,7 @@ public enum Planner {
                     texts = y.filter { !x.contains($0) }.map { "+" + ledger.tags[$0] } + x.filter { !y.contains($0) }.map { "-" + ledger.tags[$0] }
                 }
                 for t in texts {
-                    if let i = index[t] { deltas[f]![i].1 += n } else {
+                    if let i = index[t] { deltas[f, default: []][i].1 += n } else {
                         index[t] = deltas[f, default: []].count
                         deltas[f, default: []].append((t, n))
                     }

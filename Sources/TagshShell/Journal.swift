@@ -28,7 +28,7 @@ final class AppendFile {
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { $0.baseAddress.map { write(fd, $0 + offset, bytes.count - offset) } ?? -1 }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileError(path: path, kind: .other(String(cString: strerror(errno))), whileWriting: true)

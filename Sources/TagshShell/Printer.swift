@@ -30,7 +30,16 @@ public enum DiagnosticRenderer {
             prefix += ": "
         }
         var out = style.bold(prefix) + style.red(style.bold(severity + ":")) + " " + d.message + "\n"
-        if let source = d.sourceLine, let span = d.span {
+        if var source = d.sourceLine, var span = d.span {
+            // A very long line (a 100 MB field) is shown as a window around the caret.
+            let chars = Array(source)
+            if chars.count > 160 {
+                let start = max(0, min(span.lowerBound - 40, chars.count - 160))
+                let end = min(chars.count, start + 160)
+                source = (start > 0 ? "…" : "") + String(chars[start..<end]) + (end < chars.count ? "…" : "")
+                let shift = start - (start > 0 ? 1 : 0)
+                span = max(0, span.lowerBound - shift)..<max(0, min(span.upperBound - shift, source.count))
+            }
             let shown = TextSafety.sanitize(source)
             let gutter = d.line.map { String($0) + " | " } ?? "  "
             let before = String(shown.prefix(span.lowerBound))

@@ -11,6 +11,7 @@ extension Invocation {
             guard let selection = session.selection else {
                 throw .usage("there is no selection yet: `ls` or `select` sets @", span: w.span)
             }
+            if selection.isEmpty { throw .usage("the selection @ is empty: the last ls or select matched nothing", span: w.span) }
             // Scripts and the recovery journal get the ids, so they replay without the selection.
             replayLine = Self.replacing(w.span, in: line, with: idRanges(selection))
             return selection

@@ -81,7 +81,7 @@ final class StandardSink: OutputSink {
     private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { $0.baseAddress.map { Glibc.write(fd, $0 + offset, bytes.count - offset) } ?? -1 }
             if n < 0 {
                 if errno == EINTR { continue }
                 return

@@ -19,6 +19,7 @@ extension Commands {
                 let delimiter = layout.delimiter == 0x09 ? "tab" : "'\(Character(UnicodeScalar(layout.delimiter)))'"
                 format += ", delimiter \(delimiter), \(layout.lineEnding == [0x0D, 0x0A] ? "CRLF" : "LF")"
                 format += layout.hasBOM ? ", BOM" : ""
+                format += layout.encoding == .utf8 ? "" : ", \(layout.encoding.rawValue)"
                 format += layout.decimalComma ? ", decimal comma" : ""
                 format += ", dates \(layout.dateFormat)"
             }

@@ -4,7 +4,7 @@ opened german.csv: 3 transactions
 $ info
 file          german.csv
 format        csv, delimiter ';', LF, decimal comma, dates day/month/year
-size          124 bytes
+size          127 bytes
 transactions  3
 dates         2024-01-05 .. 2024-01-07
 merchants     3

@@ -1,0 +1,87 @@
+import TagshModel
+
+/// The encodings a ledger file can be in. Text formats must be UTF-8; a CSV
+/// export that is not is read as Windows-1252 (what many banks write) and
+/// saved back in it.
+public enum TextEncoding: String, Sendable {
+    case utf8 = "UTF-8"
+    case windows1252 = "Windows-1252"
+
+    /// Windows-1252's 0x80–0x9F; the five unassigned bytes map to the C1 control of the same value.
+    static let high: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+
+    static let reverse: [UInt32: UInt8] = {
+        var map: [UInt32: UInt8] = [:]
+        for (i, u) in high.enumerated() { map[u] = UInt8(0x80 + i) }
+        return map
+    }()
+
+    /// Windows-1252 bytes as UTF-8 bytes.
+    static func utf8(fromWindows1252 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        for b in bytes {
+            if b < 0x80 { out.append(b); continue }
+            let scalar = b < 0xA0 ? high[Int(b - 0x80)] : UInt32(b)
+            out.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "?")).utf8)
+        }
+        return out
+    }
+
+    /// Text as Windows-1252 bytes, or the first character it cannot encode.
+    static func windows1252(from text: String) -> Result<[UInt8], EncodingFailure> {
+        var out: [UInt8] = []
+        for u in text.unicodeScalars {
+            if u.value < 0x80 || (u.value >= 0xA0 && u.value <= 0xFF) { out.append(UInt8(u.value)); continue }
+            guard let b = reverse[u.value] else { return .failure(EncodingFailure(character: Character(u))) }
+            out.append(b)
+        }
+        return .success(out)
+    }
+
+    struct EncodingFailure: Error { var character: Character }
+
+    /// The 1-based line and column of the first byte that is not valid UTF-8, if any.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (offset: Int, line: Int, column: Int)? {
+        var i = 0, line = 1, lineStart = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b == 0x0A { line += 1; lineStart = i + 1 }
+                i += 1
+                continue
+            }
+            let length: Int
+            switch b {
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: length = 0
+            }
+            var ok = length > 0 && i + length <= n
+            if ok { for k in 1..<length where bytes[i + k] & 0xC0 != 0x80 { ok = false } }
+            if ok && length == 3 && b == 0xE0 && bytes[i + 1] < 0xA0 { ok = false }
+            if ok && length == 3 && b == 0xED && bytes[i + 1] > 0x9F { ok = false }
+            if ok && length == 4 && b == 0xF0 && bytes[i + 1] < 0x90 { ok = false }
+            if ok && length == 4 && b == 0xF4 && bytes[i + 1] > 0x8F { ok = false }
+            if !ok {
+                let column = String(decoding: bytes[lineStart..<i], as: UTF8.self).count + 1
+                return (i, line, column)
+            }
+            i += length
+        }
+        return nil
+    }
+
+    /// The 1-based line and column of the first NUL byte, if any.
+    static func firstNUL(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
+        guard let i = bytes.firstIndex(of: 0) else { return nil }
+        let lineStart = bytes[..<i].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let line = bytes[..<i].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        return (line, String(decoding: bytes[lineStart..<i], as: UTF8.self).count + 1)
+    }
+}
