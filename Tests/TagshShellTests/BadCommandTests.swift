@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import TagshShell
+
+/// Malformed arguments, unknown options, out-of-range ids, an empty
+/// selection and quotes left open, for every command: each is an error with
+/// a message and a failing status, and the session goes on.
+struct BadCommandTests {
+    /// Per command, lines that must fail (a demo ledger is open; the selection @ is empty).
+    static let table: [String: [String]] = [
+        "open": ["open", "open a b", "open /nonexistent.csv", "open demo.csv --format bogus"],
+        "save": ["save a b", "save"],
+        "export": ["export", "export x.txt --format bogus", "export /nonexistent-dir/x.csv"],
+        "info": ["info x"],
+        "ls": ["ls --limit x", "ls --limit", "ls --sort bogus", "ls tag:"],
+        "select": ["select", "select amt:>>1", "select (a"],
+        "count": ["count (", "count a or", "count id:0"],
+        "show": ["show", "show 0", "show 9999", "show x", "show 1 2"],
+        "tags": ["tags rename", "tags rename nosuch x", "tags delete nosuch", "tags '/(/'", "tags a b"],
+        "merchants": ["merchants foo:bar"],
+        "categories": ["categories x"],
+        "intents": ["intents x"],
+        "summary": ["summary by", "summary by nothing", "summary date:20"],
+        "tag": ["tag", "tag 1", "tag 9999 +x", "tag @ +x", "tag 1 x", "tag 1 +a;b", "tag 0-3 +x"],
+        "intent": ["intent", "intent 1", "intent 1 maybe", "intent 0 want", "intent @ want"],
+        "category": ["category", "category 1 nosuch", "category delete Food", "category rename Food X", "category new Food",
+                     "category 9999 Food"],
+        "note": ["note", "note 1", "note 9999 x", "note @ x"],
+        "rule": ["rule", "rule x desc:y", "rule x desc:y =>", "rule show nosuch", "rule delete nosuch", "rule show"],
+        "rules": ["rules x", "rules check x"],
+        "preview": ["preview", "preview nosuch", "preview desc:x => colour red"],
+        "apply": ["apply nosuch", "apply", "apply --all x"],
+        "suggest": ["suggest", "suggest 0", "suggest x y"],
+        "undo": ["undo x", "undo", "undo 0"],
+        "redo": ["redo 0", "redo", "redo x"],
+        "history": ["history x"],
+        "blame": ["blame", "blame 0", "blame x"],
+        "source": ["source", "source /nonexistent.tagsh", "source a b"],
+        "record": ["record off", "record a b", "record /nonexistent-dir/x.tagsh"],
+        "recover": ["recover", "recover x"],
+        "discard": ["discard", "discard x"],
+        "set": ["set x", "set max-tags -1", "set max-tags", "set nothing 1", "set width 5"],
+        "echo": ["echo 'x", "echo \"x", "echo x\\"],
+        "help": ["help nosuch", "help ls show"],
+        "quit": ["quit now"],
+    ]
+
+    @Test func everyCommandHasCases() {
+        #expect(Set(Self.table.keys) == Set(CommandRegistry.standard.commands.map(\.name)))
+    }
+
+    static var cases: [String] {
+        Self.table.values.flatMap { $0 } + CommandRegistry.standard.commands.flatMap { ["\($0.name) --no-such-option", "\($0.name) 'unclosed"] }
+    }
+
+    @Test(arguments: cases)
+    func failsWithAMessageAndTheSessionGoesOn(_ line: String) {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.sourcesSidecar = false
+        session.openDemo()
+        session.execute("select nosuchmerchantzzz") // an empty selection
+        sink.reset()
+        let status = session.execute(line)
+        guard case .failed(let code) = status else {
+            Issue.record("`\(line)` did not fail: \(status)\n\(sink.combined)")
+            return
+        }
+        #expect(code != 0)
+        #expect(sink.err.contains("error:"), "`\(line)` printed no error: \(sink.combined)")
+        #expect(!sink.err.contains("\u{1B}"))
+        // The session goes on.
+        sink.reset()
+        #expect(session.execute("count") == .ok)
+        #expect(sink.out == "542\n")
+    }
+
+    @Test func aScriptStopsAtTheBadCommandWithItsLine() {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        #expect(session.runScript("count\nshow 0\necho never\n", name: "bad.tagsh") == .failed(1))
+        #expect(sink.err.hasPrefix("bad.tagsh:2:6: error: no transaction 0"))
+        #expect(!sink.out.contains("never"))
+    }
+}
