@@ -3,13 +3,7 @@ import TagshModel
 /// Beancount files: transactions are read into the model (tags `#name`,
 /// intent and note as metadata); every other directive is kept byte for byte.
 enum BeancountFormat {
-    struct Posting {
-        var line: Int
-        var accountRange: Range<Int>
-        var account: String
-        var amountStart: Int?
-        var amountText: String?
-    }
+    typealias Posting = TextPosting
 
     struct Block {
         var header: String
@@ -150,29 +144,23 @@ enum BeancountWriter {
     {
         var lines = lines
         let block = BeancountFormat.parseBlock(lines)
-        var newAccount: String?
 
-        // Category.
-        let categoryPostings = block.postings.filter { AccountKind.category(of: $0.account) != nil }
-        let current = categoryPostings.count == 1 && block.postings.count <= 2 ? AccountKind.category(of: categoryPostings[0].account) : nil
-        let wanted = ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
-        if current == nil && !wanted.isEmpty {
-            throw Diagnostic(ledger.categoryRefusal(row) ?? "transaction \(row + 1) has no single category posting", file: path)
-        }
-        if let current, current.lowercased() != wanted.lowercased() {
+        // Category: the same edit as a journal, with beancount's rules for account names.
+        let newAccount = try TextWriter.applyCategory(&lines, postings: block.postings, row: row, ledger: ledger, path: path) {
+            (top: String, category: String) throws(Diagnostic) -> String in
+            guard !category.isEmpty else {
+                throw Diagnostic("transaction \(row + 1): beancount needs an account below \(top), so its category cannot be none", file: path)
+            }
             // Beancount account components start with a capital letter or a digit; the name is not altered to fit.
-            let parts = wanted.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let parts = category.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             guard parts.allSatisfy({ p in
                 guard let f = p.first, f.isUppercase || f.isNumber else { return false }
                 return p.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
             }) else {
-                throw Diagnostic("transaction \(row + 1): category '\(wanted)' cannot be a beancount account name "
+                throw Diagnostic("transaction \(row + 1): category '\(category)' cannot be a beancount account name "
                                  + "(each part starts with a capital letter or digit, then letters, digits and -)", file: path)
             }
-            let p = categoryPostings[0]
-            let account = AccountKind.topLevel(of: p.account) + (parts.isEmpty ? "" : ":" + parts.joined(separator: ":"))
-            lines[p.line] = TextWriter.replaceAccount(in: lines[p.line], range: p.accountRange, with: account, amountStart: p.amountStart)
-            newAccount = account
+            return top + ":" + category
         }
 
         // Tags on the header line; those a `pushtag` gives cannot be taken off here.

@@ -4,16 +4,7 @@ import TagshModel
 /// everything else (directives, comments, periodic and automated
 /// transactions, unknown syntax) is kept byte for byte.
 enum JournalFormat {
-    /// A posting line, split up.
-    struct Posting {
-        var line: Int
-        /// Character offsets of the account name in the line.
-        var accountRange: Range<Int>
-        var account: String
-        /// Offset of the amount text (after the spacing), if any.
-        var amountStart: Int?
-        var amountText: String?
-    }
+    typealias Posting = TextPosting
 
     /// A transaction block, split up.
     struct Block {
@@ -131,9 +122,5 @@ extension String {
             prev = c
         }
         return out.trimmingCharacters(in: " ")
-    }
-
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

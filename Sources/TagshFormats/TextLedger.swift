@@ -30,6 +30,17 @@ public struct TextLayout: Sendable {
     public var pushedTags: [Int: Set<String>] = [:]
 }
 
+/// A posting line of a journal or beancount transaction, split up.
+struct TextPosting {
+    var line: Int
+    /// Character offsets of the account name in the line.
+    var accountRange: Range<Int>
+    var account: String
+    /// Offset of the amount text (after the spacing), if any.
+    var amountStart: Int?
+    var amountText: String?
+}
+
 /// Accounts and the category they stand for.
 enum AccountKind {
     /// The category of an expense or income account: the part below the top
@@ -138,14 +149,5 @@ enum CommentTags {
             i = max(j, i + 1)
         }
         return out
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -117,6 +117,30 @@ enum TextWriter {
         return out
     }
 
+    /// Sets a block's category: rewrites its single expense or income
+    /// posting's account (kept in brackets for a virtual posting) and returns
+    /// the new account, or nil when the category did not change. `account`
+    /// makes the account name from the top level and the category.
+    static func applyCategory(_ lines: inout [String], postings: [TextPosting], row: Int, ledger: Ledger, path: String,
+                              account makeAccount: (_ top: String, _ category: String) throws(Diagnostic) -> String)
+        throws(Diagnostic) -> String?
+    {
+        let categoryPostings = postings.filter { AccountKind.category(of: $0.account) != nil }
+        let current = categoryPostings.count == 1 && postings.count <= 2 ? AccountKind.category(of: categoryPostings[0].account) : nil
+        let wanted = ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
+        if current == nil && !wanted.isEmpty {
+            throw Diagnostic(ledger.categoryRefusal(row) ?? "transaction \(row + 1) has no single category posting", file: path)
+        }
+        guard let current, current.lowercased() != wanted.lowercased() else { return nil }
+        let p = categoryPostings[0]
+        let account = try makeAccount(AccountKind.topLevel(of: p.account), wanted)
+        let original = lines[p.line]
+        let inner = Array(original)[p.accountRange]
+        let wrapped = inner.first == "(" ? "(" + account + ")" : inner.first == "[" ? "[" + account + "]" : account
+        lines[p.line] = replaceAccount(in: original, range: p.accountRange, with: wrapped, amountStart: p.amountStart)
+        return account
+    }
+
     /// The tags, intent and note a transaction should carry, as (name, value) pairs.
     static func desiredTags(_ ledger: Ledger, _ row: Int) -> [(name: String, value: String)] {
         var out = ledger.tagNames(row).map { tag -> (name: String, value: String) in
@@ -159,22 +183,9 @@ enum JournalWriter {
 
         // Category: rewrite the expense or income posting's account.
         if categoryMayChange {
-        let categoryPostings = block.postings.filter { AccountKind.category(of: $0.account) != nil }
-        let current = categoryPostings.count == 1 && block.postings.count <= 2 ? AccountKind.category(of: categoryPostings[0].account) : nil
-        let wanted = ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
-        if current == nil && !wanted.isEmpty {
-            throw Diagnostic(ledger.categoryRefusal(row) ?? "transaction \(row + 1) has no single category posting", file: path)
-        }
-        if let current, current.lowercased() != wanted.lowercased() {
-            let p = categoryPostings[0]
-            let account = AccountKind.topLevel(of: p.account) + (wanted.isEmpty ? "" : ":" + wanted)
-            let original = lines[p.line]
-            let inner = Array(original)[p.accountRange]
-            // Keep brackets of virtual postings.
-            let wrapped = inner.first == "(" ? "(" + account + ")" : inner.first == "[" ? "[" + account + "]" : account
-            lines[p.line] = TextWriter.replaceAccount(in: original, range: p.accountRange, with: wrapped, amountStart: p.amountStart)
-            newAccount = account
-        }
+            newAccount = try TextWriter.applyCategory(&lines, postings: block.postings, row: row, ledger: ledger, path: path) {
+                (top: String, category: String) throws(Diagnostic) -> String in top + (category.isEmpty ? "" : ":" + category)
+            }
         }
 
         // Tags, intent and note, as tag tokens in comments.

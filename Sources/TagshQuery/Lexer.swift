@@ -82,12 +82,6 @@ public enum Lexer {
         if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "-_/.:+@,=%^".contains($0) }) {
             return text
         }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        return "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 }

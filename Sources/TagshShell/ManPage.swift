@@ -142,9 +142,3 @@ public enum ManPage {
         return t
     }
 }
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}

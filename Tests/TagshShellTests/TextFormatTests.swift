@@ -114,6 +114,12 @@ struct TextFormatTests {
         defer { try? FileManager.default.removeItem(at: dir2) }
         #expect(session2.execute("save") != .ok)
         #expect(sink2.err.contains("beancount cannot spell the tag 'trip:paris'"))
+        // Nor an account with no part below Expenses (category none).
+        sink2.reset()
+        session2.execute("tag 1 -trip:paris")
+        session2.execute("category 1 none")
+        #expect(session2.execute("save") != .ok)
+        #expect(sink2.err.contains("beancount needs an account below Expenses, so its category cannot be none"))
         #expect(try bytes(dir2.appendingPathComponent("edge.beancount")) == bytes(fixtureFolder.appendingPathComponent("edge.beancount")))
     }
 
