@@ -14,6 +14,7 @@ public struct QueryError: Error, Sendable, Equatable {
         case badIntent(String)
         case unmatchedOpen
         case unmatchedClose
+        case tooDeep
         case missingOperand(after: String)
     }
     public var kind: Kind
@@ -32,6 +33,7 @@ public struct QueryError: Error, Sendable, Equatable {
         case .badID(let i): "bad id '\(i)': use id:N or id:A..B"
         case .badIntent(let i): "unknown intent '\(i)': use need, want, culture, unexpected or none"
         case .unmatchedOpen: "'(' is never closed"
+        case .tooDeep: "the query nests too deeply (more than \(QueryParser.maxDepth) levels of not, - or parentheses)"
         case .unmatchedClose: "')' without a matching '('"
         case .missingOperand(let op): "'\(op)' needs a term after it"
         }
@@ -60,11 +62,18 @@ public enum QueryParser {
         return q
     }
 
+    /// How deeply `not`, `-` and parentheses may nest.
+    public static let maxDepth = 200
+
     /// Parses one term (`tag:coffee`, `-amt:>5`, `starbucks`).
     public static func parseTerm(_ text: String, span: Range<Int>) throws(QueryError) -> Query {
-        if text.count > 1, text.hasPrefix("-") {
-            let rest = String(text.dropFirst())
-            return .not(try parseTerm(rest, span: (span.lowerBound + 1)..<span.upperBound))
+        // Leading `-` signs, folded without recursion: an even number cancels out.
+        var rest = Substring(text)
+        var negations = 0
+        while rest.first == "-", rest.dropFirst().first != nil { rest = rest.dropFirst(); negations += 1 }
+        if negations > 0 {
+            let inner = try parseTerm(String(rest), span: (span.lowerBound + negations)..<span.upperBound)
+            return negations % 2 == 1 ? .not(inner) : inner
         }
         if text == "@" { return .term(.selection) }
         guard let colon = text.firstIndex(of: ":") else {
@@ -271,6 +280,7 @@ public enum QueryParser {
     struct Parser {
         let tokens: [Token]
         var pos = 0
+        var depth = 0
 
         mutating func parseOr() throws(QueryError) -> Query {
             var parts = [try parseAnd()]
@@ -309,6 +319,9 @@ public enum QueryParser {
 
         mutating func parseUnary() throws(QueryError) -> Query {
             let t = tokens[pos]
+            depth += 1
+            defer { depth -= 1 }
+            if depth > QueryParser.maxDepth { throw QueryError(kind: .tooDeep, span: t.span) }
             switch t.kind {
             case .not:
                 pos += 1

@@ -86,6 +86,9 @@ struct QueryParserTests {
         ("a (b or c)", "(and desc~a (or desc~b desc~c))"),
         ("(tag:a or tag:b) -cat:none", "(and (or tag=a tag=b) (not cat=none))"),
         ("-(a or b)", "(not (or desc~a desc~b))"),
+        ("--a", "desc~a"),
+        ("---tag:x", "(not tag=x)"),
+        (String(repeating: "-", count: 100_000) + "a", "desc~a"),
         ("not (a or b) c", "(and (not (or desc~a desc~b)) desc~c)"),
         ("((a))", "desc~a"),
         ("a and b", "(and desc~a desc~b)"),
@@ -119,6 +122,8 @@ struct QueryParserTests {
         ("or a", "'or' needs a term after it", 0..<2),
         ("not", "'not' needs a term after it", 0..<3),
         ("a ()", "'(' needs a term after it", 2..<4),
+        (String(repeating: "(", count: 300) + "a", "the query nests too deeply", 200..<201),
+        (String(repeating: "not ", count: 300) + "a", "the query nests too deeply", 800..<803),
     ]
 
     @Test(arguments: errors)
