@@ -128,6 +128,10 @@ public enum QueryParser {
         // `desc:/a b/` typed without quotes arrives as `desc:/a`: say so rather than search for "/a".
         guard value.count >= 2, value.hasSuffix("/") else { throw QueryError(kind: .unclosedRegex(value), span: span) }
         let source = String(value.dropFirst().dropLast())
+        // Control characters cannot be typed, and Foundation leaks memory compiling a pattern with a NUL.
+        if source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw QueryError(kind: .badRegex(source.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()), span: span)
+        }
         do { return try Regex(source) } catch { throw QueryError(kind: .badRegex(source), span: span) }
     }
 

@@ -107,6 +107,7 @@ struct QueryParserTests {
         ("foo:bar", "unknown query key 'foo:'", 0..<7),
         ("a tag:", "'tag:' needs a value", 2..<6),
         ("desc:/(/", "bad regular expression /(/", 0..<8),
+        ("'desc:/a\u{0}b/'", "bad regular expression /a?b/", 0..<12),
         ("desc:/star bucks/", "regular expression /star has no closing /", 0..<10),
         ("amt:>>5", "bad amount '>>5'", 0..<7),
         ("amt:abc", "bad amount 'abc'", 0..<7),
