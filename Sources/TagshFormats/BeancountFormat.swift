@@ -23,13 +23,6 @@ enum BeancountFormat {
     static let directives: Set<String> = ["open", "close", "commodity", "balance", "pad", "note", "document", "event",
                                           "custom", "price", "query"]
 
-    /// Whether a dated line is a transaction (not another dated directive).
-    static func isTransaction(_ line: String) -> Bool {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2 else { return false }
-        return !directives.contains(String(parts[1]))
-    }
-
     /// Reads a double-quoted string starting at `i`; returns the text and the index after the closing quote.
     static func quoted(_ chars: [Character], _ i: Int) -> (String, Int)? {
         guard i < chars.count, chars[i] == "\"" else { return nil }

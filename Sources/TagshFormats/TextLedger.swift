@@ -55,37 +55,6 @@ enum AccountKind {
     static func topLevel(of account: String) -> String { String(account.prefix { $0 != ":" }) }
 }
 
-/// A line of a text file: byte range without its terminator, and where the next line starts.
-struct Line {
-    var start: Int
-    var end: Int
-    var next: Int
-}
-
-extension Array where Element == UInt8 {
-    /// The lines of the bytes, each without its line terminator.
-    func lines() -> [Line] {
-        var out: [Line] = []
-        var start = 0
-        var i = 0
-        let n = count
-        withUnsafeBufferPointer { b in
-            while i < n {
-                if b[i] == 0x0A {
-                    let end = i > start && b[i - 1] == 0x0D ? i - 1 : i
-                    out.append(Line(start: start, end: end, next: i + 1))
-                    start = i + 1
-                }
-                i += 1
-            }
-        }
-        if start < n { out.append(Line(start: start, end: n, next: n)) }
-        return out
-    }
-
-    func text(_ line: Line) -> String { String(decoding: self[line.start..<line.end], as: UTF8.self) }
-}
-
 /// One tag found in a comment, with where it is in its line (character offsets).
 struct FoundTag {
     var name: String
