@@ -7,9 +7,6 @@ enum BeancountFormat {
 
     struct Block {
         var header: String
-        var date: Day?
-        var payee: String?
-        var narration: String
         /// Tag tokens on the header line: name and character range (with the leading space).
         var tags: [(name: String, range: Range<Int>)]
         /// Where new tags go on the header: before a trailing comment, or at the end.
@@ -45,16 +42,14 @@ enum BeancountFormat {
         let header = lines[0]
         let chars = Array(header)
         var i = 0
-        while i < chars.count && chars[i] != " " && chars[i] != "\t" { i += 1 }
-        let date = Day(iso: Substring(String(chars[..<i])))
+        while i < chars.count && chars[i] != " " && chars[i] != "\t" { i += 1 } // the date
         func spaces() { while i < chars.count && (chars[i] == " " || chars[i] == "\t") { i += 1 } }
         spaces()
         // The flag: `*`, `!`, `txn` or another single character.
         while i < chars.count && chars[i] != " " && chars[i] != "\t" && chars[i] != "\"" { i += 1 }
         spaces()
-        var strings: [String] = []
-        while let (s, next) = quoted(chars, i) {
-            strings.append(s)
+        // Payee and narration: skipped, as tags come after them.
+        while let (_, next) = quoted(chars, i) {
             i = next
             spaces()
         }
@@ -78,9 +73,7 @@ enum BeancountFormat {
         // New tags go right after the last tag or string, before spaces and a comment.
         var end = insertAt
         while end > 0 && (chars[end - 1] == " " || chars[end - 1] == "\t") { end -= 1 }
-        let payee = strings.count >= 2 ? strings[0] : nil
-        let narration = strings.count >= 2 ? strings[1] : (strings.first ?? "")
-        var block = Block(header: header, date: date, payee: payee, narration: narration, tags: tags, tagInsertAt: end,
+        var block = Block(header: header, tags: tags, tagInsertAt: end,
                           lines: lines, metadata: [], postings: [])
         for (n, line) in lines.enumerated().dropFirst() {
             let lc = Array(line)

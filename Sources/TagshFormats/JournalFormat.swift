@@ -10,8 +10,6 @@ enum JournalFormat {
     struct Block {
         var header: String
         var headerCommentStart: Int?
-        var date: Day?
-        var description: String
         var lines: [String]
         /// Indices (into `lines`) of transaction-level comment lines.
         var commentLines: [Int]
@@ -23,8 +21,7 @@ enum JournalFormat {
     static func parseHeaderAndComments(_ lines: [String]) -> Block {
         let header = lines[0]
         let semicolon = header.firstIndex(of: ";").map { header.distance(from: header.startIndex, to: $0) }
-        var block = Block(header: header, headerCommentStart: semicolon, date: nil, description: "", lines: lines,
-                          commentLines: [], postings: [])
+        var block = Block(header: header, headerCommentStart: semicolon, lines: lines, commentLines: [], postings: [])
         for (n, line) in lines.enumerated().dropFirst() {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty { continue }
@@ -41,22 +38,12 @@ enum JournalFormat {
         return block
     }
 
+    /// The header's comment, the comment lines before the first posting, and
+    /// the postings: what a save edits. (Reading is `TextReader`'s, on bytes.)
     static func parseBlock(_ lines: [String]) -> Block {
         let header = lines[0]
-        let chars = Array(header)
-        var i = 0
-        while i < chars.count && !(chars[i] == " " || chars[i] == "\t" || chars[i] == ";") { i += 1 }
-        let dateText = String(chars[..<i]).split(separator: "=").first.map(String.init) ?? ""
-        let date = Day(iso: Substring(dateText))
-        let semicolon = chars[i...].firstIndex(of: ";")
-        var descChars = chars[i..<(semicolon ?? chars.count)]
-        func dropSpaces() { while let f = descChars.first, f == " " || f == "\t" { descChars = descChars.dropFirst() } }
-        dropSpaces()
-        if let f = descChars.first, f == "*" || f == "!" { descChars = descChars.dropFirst(); dropSpaces() }
-        if descChars.first == "(", let close = descChars.firstIndex(of: ")") { descChars = descChars[(close + 1)...]; dropSpaces() }
-        let description = String(descChars).trimmingCharacters(in: " \t")
-        var block = Block(header: header, headerCommentStart: semicolon, date: date, description: description, lines: lines,
-                          commentLines: [], postings: [])
+        let semicolon = Array(header).firstIndex(of: ";")
+        var block = Block(header: header, headerCommentStart: semicolon, lines: lines, commentLines: [], postings: [])
         for (n, line) in lines.enumerated().dropFirst() {
             let lc = Array(line)
             var j = 0

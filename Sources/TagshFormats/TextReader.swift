@@ -48,7 +48,6 @@ struct TextReader {
         visiting.append(FileIO.resolvingLinks(path))
         defer { visiting.removeLast() }
         if fileIndex == 0, let nl = bytes.firstIndex(of: 0x0A), nl > 0, bytes[nl - 1] == 0x0D { layout.lineEnding = [0x0D, 0x0A] }
-        var includes: [(target: String, line: Int, text: String)] = []
         try bytes.withUnsafeBufferPointer { b throws(Diagnostic) in
             var pos = 0
             var lineNumber = 1
@@ -116,19 +115,19 @@ struct TextReader {
                         layout.declaredAccounts.insert(name)
                         if fileIndex == 0 { layout.declarationInsertAt = blockNext }
                     } else if line.hasPrefix("include ") {
-                        includes.append((String(line.dropFirst(8)).trimmingCharacters(in: " \t"), lineNumber, line))
+                        // Read where it stands, so transaction order follows the files.
+                        try include(String(line.dropFirst(8)).trimmingCharacters(in: " \t"), from: path, line: lineNumber, text: line)
                     }
                 case .beancount:
                     if line.hasPrefix("pushtag ") || line.hasPrefix("poptag ") {
                         let tag = line.split(separator: " ").dropFirst().first.map { String($0.dropFirst()) } ?? ""
                         if line.hasPrefix("pushtag ") { pushed.append(tag) } else if let i = pushed.lastIndex(of: tag) { pushed.remove(at: i) }
                     } else if line.hasPrefix("include ") {
-                        if let (target, _) = BeancountFormat.quoted(Array(line), 8) { includes.append((target, lineNumber, line)) }
+                        if let (target, _) = BeancountFormat.quoted(Array(line), 8) {
+                            try include(target, from: path, line: lineNumber, text: line)
+                        }
                     }
                 }
-                // Includes are read where they stand, so transaction order follows the files.
-                for inc in includes { try include(inc.target, from: path, line: inc.line, text: inc.text) }
-                includes.removeAll()
                 pos = blockNext
                 lineNumber += blockLines
             }

@@ -212,9 +212,7 @@ enum JournalWriter {
             // Intent and note values the model does not hold (intent:maybe) are kept as they are.
             let k = key(f.tag.name, f.tag.value)
             if let i = wantedKeys.firstIndex(of: k) { wantedKeys.remove(at: i); keep.append(true) } else {
-                let lower = f.tag.name.lowercased()
-                keep.append(lower == "intent" && Intent(name: f.tag.value) == nil)
-                _ = lower
+                keep.append(f.tag.name.lowercased() == "intent" && Intent(name: f.tag.value) == nil)
             }
         }
         let additions = desired.filter { d in wantedKeys.contains(key(d.name, d.value)) }
