@@ -244,7 +244,7 @@ extension Session {
         for m in ledger.merchant { merchantUse[Int(m)] += 1 }
         let merchants = ledger.merchants.ids.sorted { merchantUse[Int($0)] > merchantUse[Int($1)] }.map { ledger.merchants[$0] }
         let rank = Dictionary(uniqueKeysWithValues: tagOrder.enumerated().map { ($1, $0) })
-        let sets = ledger.tagSets, tagSetColumn = ledger.tagSet, tags = ledger.tags, selection = self.selection ?? []
+        let sets = ledger.tagSets, tagSetColumn = ledger.tagSet, tags = ledger.tags, selection = self.selection
         let count = ledger.count
         let data = CompletionData(
             tags: tagNames,
@@ -253,19 +253,7 @@ extension Session {
             merchants: merchants,
             ruleNames: rules.map(\.name),
             tagsOfTarget: { target in
-                let rows: [Int]
-                switch target.lowercased() {
-                case "all": rows = Array(0..<count)
-                case "@": rows = selection
-                default:
-                    var r: [Int] = []
-                    for part in target.split(separator: ",") {
-                        let b = part.split(separator: "-")
-                        guard let lo = Int(b.first ?? ""), let hi = Int(b.last ?? ""), lo >= 1, hi <= count, lo <= hi else { return nil }
-                        r.append(contentsOf: (lo - 1)...(hi - 1))
-                    }
-                    rows = r
-                }
+                guard case .success(let rows) = TargetSyntax.rows(target, count: count, selection: selection) else { return nil }
                 var present = Set<UInt32>()
                 var seenSets = Set<UInt32>()
                 for row in rows where seenSets.insert(tagSetColumn[row]).inserted { present.formUnion(sets[tagSetColumn[row]]) }

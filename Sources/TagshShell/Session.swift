@@ -155,6 +155,14 @@ public final class Session {
     }
     var baseline = Baseline()
 
+    /// Starts the undo history afresh, at a state that counts as saved.
+    func forgetHistory() {
+        steps = []
+        position = 0
+        savedPosition = 0
+        rulesChanged = false
+    }
+
     /// Applies a change as one undo step, dropping any redo steps.
     /// Returns false (and records nothing) when it changes nothing.
     @discardableResult
@@ -274,10 +282,7 @@ public final class Session {
             }
             printer.quiet = false
             // The sidecar describes the file as saved: it is not a change to undo.
-            steps = []
-            position = 0
-            savedPosition = 0
-            rulesChanged = false
+            forgetHistory()
         }
         checkForRecovery(path: path)
     }
@@ -302,12 +307,9 @@ public final class Session {
         generation += 1
         ledgerVersion += 1
         rules = []
-        rulesChanged = false
         lastPreview = nil
         selection = nil
-        steps = []
-        position = 0
-        savedPosition = 0
+        forgetHistory()
         baseline = Baseline(loaded.ledger)
         quitWarned = false
         if !loaded.skipped.isEmpty {

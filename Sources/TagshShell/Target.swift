@@ -1,34 +1,57 @@
 import TagshModel
 import TagshQuery
 
+/// The TARGET syntax, shared by annotating commands and completion: an id
+/// (`412`), a list with ranges (`412,415,420-430`), `@` (the selection) or `all`.
+enum TargetSyntax {
+    enum Problem: Error, Equatable {
+        case noSelection
+        case emptySelection
+        case malformed
+        case outOfRange(Int)
+    }
+
+    /// The rows (0-based) a TARGET names, sorted, without repeats.
+    static func rows(_ text: String, count: Int, selection: [Int]?) -> Result<[Int], Problem> {
+        switch text.lowercased() {
+        case "all": return .success(Array(0..<count))
+        case "@":
+            guard let selection else { return .failure(.noSelection) }
+            return selection.isEmpty ? .failure(.emptySelection) : .success(selection)
+        default:
+            var rows = Set<Int>()
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
+                guard (1...2).contains(bounds.count), let lo = Int(bounds[0]), let hi = Int(bounds[bounds.count - 1]), lo <= hi else {
+                    return .failure(.malformed)
+                }
+                guard lo >= 1, hi <= count else { return .failure(.outOfRange(lo < 1 ? lo : hi)) }
+                for id in lo...hi { rows.insert(id - 1) }
+            }
+            return .success(rows.sorted())
+        }
+    }
+}
+
 extension Invocation {
-    /// The rows a TARGET word names: an id (`412`), a list with ranges
-    /// (`412,415,420-430`), `@` (the selection) or `all`. Sorted, without repeats.
+    /// The rows a TARGET word names (see `TargetSyntax`), or an error pointing at the word.
     mutating func target(_ w: Word, in ledger: Ledger) throws(ShellError) -> [Int] {
-        let text = w.text.lowercased()
-        if text == "all" { return Array(0..<ledger.count) }
-        if text == "@" {
-            guard let selection = session.selection else {
-                throw .usage("there is no selection yet: `ls` or `select` sets @", span: w.span)
+        switch TargetSyntax.rows(w.text, count: ledger.count, selection: session.selection) {
+        case .success(let rows):
+            if w.text == "@" {
+                // Scripts and the recovery journal get the ids, so they replay without the selection.
+                replayLine = Self.replacing(w.span, in: line, with: idRanges(rows))
             }
-            if selection.isEmpty { throw .usage("the selection @ is empty: the last ls or select matched nothing", span: w.span) }
-            // Scripts and the recovery journal get the ids, so they replay without the selection.
-            replayLine = Self.replacing(w.span, in: line, with: idRanges(selection))
-            return selection
+            return rows
+        case .failure(.noSelection):
+            throw .usage("there is no selection yet: `ls` or `select` sets @", span: w.span)
+        case .failure(.emptySelection):
+            throw .usage("the selection @ is empty: the last ls or select matched nothing", span: w.span)
+        case .failure(.malformed):
+            throw .usage("'\(w.text)' is not a target: use an id (412), a list and ranges (412,415,420-430), @ or all", span: w.span)
+        case .failure(.outOfRange(let bad)):
+            throw .usage("no transaction \(bad): ids run from 1 to \(ledger.count)", span: w.span)
         }
-        var rows = Set<Int>()
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
-            guard (1...2).contains(bounds.count), let lo = Int(bounds[0]), let hi = Int(bounds[bounds.count - 1]), lo <= hi else {
-                throw .usage("'\(w.text)' is not a target: use an id (412), a list and ranges (412,415,420-430), @ or all", span: w.span)
-            }
-            guard lo >= 1, hi <= ledger.count else {
-                let bad = lo < 1 ? lo : hi
-                throw .usage("no transaction \(bad): ids run from 1 to \(ledger.count)", span: w.span)
-            }
-            for id in lo...hi { rows.insert(id - 1) }
-        }
-        return rows.sorted()
     }
 }
 
