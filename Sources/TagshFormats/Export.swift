@@ -52,7 +52,7 @@ public enum Export {
             out += "\"color\": \(c.color.map { jsonString($0.description) } ?? "null"), "
             out += "\"icon\": \(c.icon.map { jsonString(String($0)) } ?? "null")}"
         }
-        out += "\n  ],\n  \"tags\": [\(ledger.tags.ids.map { jsonString(ledger.tags[$0]) }.joined(separator: ", "))]\n}\n"
+        out += "\n  ],\n  \"tags\": [\(ledger.usedTagIDs().map { jsonString(ledger.tags[$0]) }.joined(separator: ", "))]\n}\n"
         return out
     }
 

@@ -88,6 +88,18 @@ public struct Ledger: Sendable {
         )
     }
 
+    /// The ids of the tags some transaction carries, in the order they were first seen.
+    /// (The tag table also keeps names that only an undone step or a preview used.)
+    public func usedTagIDs() -> [UInt32] {
+        var setUsed = [Bool](repeating: false, count: tagSets.count)
+        for s in tagSet { setUsed[Int(s)] = true }
+        var used = [Bool](repeating: false, count: tags.count + 1)
+        for (s, isUsed) in setUsed.enumerated() where isUsed {
+            for id in tagSets[UInt32(s)] where Int(id) < used.count { used[Int(id)] = true }
+        }
+        return tags.ids.filter { Int($0) < used.count && used[Int($0)] }
+    }
+
     /// The tag ids in `names`, interned case-insensitively, first spelling
     /// kept, duplicates dropped.
     public mutating func internTagSet(_ names: [String]) -> UInt32 {

@@ -56,14 +56,33 @@ extension Session {
             if journalFile == nil {
                 let journal = try AppendFile(path: Session.recoveryPath(for: path))
                 try journal.append("# tagsh recovery journal for \(path): replayed by `recover`")
-                // Settings the commands depend on come first.
-                if settings.maxTags != Settings().maxTags { try journal.append("set max-tags \(settings.maxTags)") }
                 journalFile = journal
             }
             try journalFile?.append(line)
         } catch {
             throw .file(error)
         }
+    }
+
+    /// Replays the journal a session that ended abruptly left, as unsaved
+    /// changes; later changes are appended to the same journal.
+    func recover() throws(ShellError) {
+        guard let journal = pendingRecovery else { throw .failed("there is nothing to recover") }
+        let text: String
+        do throws(FileError) { text = String(decoding: try FileIO.read(journal).bytes, as: UTF8.self) } catch { throw .file(error) }
+        pendingRecovery = nil
+        loading = .recovery
+        let status = runScript(text, name: journal)
+        loading = nil
+        do throws(FileError) { journalFile = try AppendFile(path: journal) } catch { throw .file(error) }
+        if case .failed = status { throw .failed("recovery stopped at the first command that failed; what ran before it is applied") }
+    }
+
+    /// Drops the journal a session that ended abruptly left.
+    func discardRecovery() throws(ShellError) {
+        guard pendingRecovery != nil else { throw .failed("there is nothing to discard") }
+        pendingRecovery = nil
+        removeJournal()
     }
 
     /// Deletes the journal: after a save, or at a normal exit.

@@ -4,11 +4,11 @@ import TagshModel
 public struct Printer {
     let sink: OutputSink
     public let style: Style
-    /// Drops informational notes (while the sidecar is sourced).
+    /// Drops output and notes, keeping errors (while the sidecar is sourced).
     var quiet = false
 
-    public func line(_ text: String = "") { sink.write(text + "\n", to: .out) }
-    public func text(_ text: String) { sink.write(text, to: .out) }
+    public func line(_ text: String = "") { if !quiet { sink.write(text + "\n", to: .out) } }
+    public func text(_ text: String) { if !quiet { sink.write(text, to: .out) } }
     public func error(_ text: String) { sink.write(text + "\n", to: .err) }
     /// Informational messages that scripts should not have to parse (counts, warnings).
     public func note(_ text: String) { if !quiet { sink.write(text + "\n", to: .err) } }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TagshFormats
 import TagshModel
 import TagshQuery
@@ -35,7 +38,13 @@ public final class Session {
     public internal(set) var file: OpenFile?
     /// The current selection `@`: rows listed by the last `ls` or `select`.
     public var selection: [Int]? { didSet { generation += 1 } }
-    public var settings = Settings() { didSet { updateStyle() } }
+    public internal(set) var settings = Settings() { didSet { updateStyle() } }
+
+    /// Sets a display preference (colour, width): not a change to the ledger, so not an undo step.
+    public func setDisplay(_ name: String, _ value: String) -> String? {
+        precondition(!SettingEdit.persisted.contains(name), "\(name) is a persisted setting: commit a SettingEdit")
+        return settings.set(name, value)
+    }
     public let registry: CommandRegistry
 
     let sink: OutputSink
@@ -48,6 +57,8 @@ public final class Session {
     public var terminalWidth: () -> Int? = { nil }
     /// Whether Ctrl-C was pressed since the command began.
     public var interrupted: () -> Bool = { false }
+    /// The time a step is stamped with, in seconds since 1970 (tests fix it).
+    public var clock: () -> Int = { Int(time(nil)) }
     /// Listing commands print JSON (the `--json` command-line option).
     public var jsonOutput = false
     /// Read the sidecar `LEDGER.tagsh` when a ledger is opened.
@@ -57,8 +68,8 @@ public final class Session {
     var journalFile: AppendFile?
     /// Where `record` appends every command that succeeds.
     var record: AppendFile?
-    /// Whether `quit` was already refused once because of unsaved changes.
-    var quitWarned = false
+    /// The command (`quit`, `open`) that was just refused once because it would discard unsaved changes.
+    var discardWarned: String?
     /// Files being sourced, innermost last, to refuse cycles.
     var sourceStack: [String] = []
 
@@ -78,22 +89,13 @@ public final class Session {
         case .never: on = false
         }
         printer = Printer(sink: sink, style: Style(enabled: on, trueColor: trueColor))
+        printer.quiet = loading == .sidecar
     }
 
     public var style: Style { printer.style }
 
     /// The width tables should fit, or nil for no limit (output is not a terminal).
     public var tableWidth: Int? { settings.width ?? terminalWidth() }
-
-    /// One undoable step: the command that made it and what it changed.
-    public struct Step {
-        /// The command as typed.
-        public var command: String
-        /// The lines that redo this step from a script (`@` resolved, rules defined).
-        public var replay: String
-        public var summary: String
-        public var changes: ChangeSet
-    }
 
     /// Every step of the session; the first `position` of them are applied.
     public internal(set) var steps: [Step] = []
@@ -102,7 +104,13 @@ public final class Session {
     public internal(set) var savedPosition = 0
 
     /// Whether there are changes not yet saved.
-    public var hasUnsavedChanges: Bool { position != savedPosition || rulesChanged }
+    public var hasUnsavedChanges: Bool { position != savedPosition }
+
+    /// What is being replayed without a person typing it: no journal, and for the sidecar no output.
+    enum Loading { case sidecar, recovery }
+    var loading: Loading? { didSet { updateStyle() } }
+    /// Why the steps of earlier sessions were not read back, if they were not.
+    var historyNote: String?
 
     /// Bumped by every change to the ledger or the selection, so caches (completion) know when to refresh.
     public internal(set) var generation = 0
@@ -110,10 +118,8 @@ public final class Session {
     public internal(set) var ledgerVersion = 0
     /// The rules, in definition order (`apply --all` runs them in this order).
     public internal(set) var rules: [Rule] = [] { didSet { generation += 1 } }
-    /// Rules were defined or deleted since the sidecar was written.
-    var rulesChanged = false
-    /// What the last `preview` showed, for a bare `apply`.
-    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, line: String)?
+    /// What the last `preview` showed, for a bare `apply`: the plan and the working copy holding its names.
+    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, tables: Ledger, line: String)?
     var completionCache: (generation: Int, data: CompletionData)?
 
     /// Whether a person is at the prompt: only then does `quit` warn about unsaved changes.
@@ -154,30 +160,31 @@ public final class Session {
         }
     }
     var baseline = Baseline()
+    /// The custom categories the ledger's file brought by itself (they need no `category new` in the sidecar).
+    var fileCategories = Set<UInt32>()
+    /// Those found only in postings no row's category stands for (multi-posting transactions): they stay in the file.
+    var postingOnlyCategories = Set<UInt32>()
+    /// The sidecar beside the open file, as read.
+    var sidecar: Sidecar?
+    /// What the session declared (`declarations()`) right after the sidecar was read or written.
+    var sidecarBaseline: [String: String] = [:]
 
     /// Starts the undo history afresh, at a state that counts as saved.
     func forgetHistory() {
         steps = []
         position = 0
         savedPosition = 0
-        rulesChanged = false
+        historyNote = nil
     }
 
-    /// Applies a change as one undo step, dropping any redo steps.
-    /// Returns false (and records nothing) when it changes nothing.
-    @discardableResult
-    func commit(_ changes: ChangeSet, command: String, replay: String, summary: String) -> Bool {
-        guard !changes.isEmpty, ledger != nil else { return false }
-        ledger?.apply(changes)
-        generation += 1
-        ledgerVersion += 1
-        if position < steps.count {
-            steps.removeSubrange(position...)
-            if savedPosition > position { savedPosition = -1 } // the saved state can no longer be reached
+    /// Refuses, once, a command that would throw away unsaved changes (at the prompt; a script means it).
+    func warnBeforeDiscarding(_ command: String, again: String) throws(ShellError) {
+        guard hasUnsavedChanges, let file else { return }
+        if isInteractive && discardWarned != command {
+            discardWarned = command
+            throw .failed("\(TextSafety.sanitize(file.displayName)) has unsaved changes: `save` keeps them; \(again) to discard them")
         }
-        steps.append(Step(command: command, replay: replay, summary: summary, changes: changes))
-        position += 1
-        return true
+        if !isInteractive { printer.note("discarded the unsaved changes to \(TextSafety.sanitize(file.displayName))") }
     }
 
     /// The prompt: the file name, `*` when there are unsaved changes.
@@ -213,7 +220,7 @@ public final class Session {
             throw .unknownCommand(first.text, span: first.span, suggestion: registry.suggestion(for: first.text))
         }
         var invocation = try parseOptions(Array(words.dropFirst()), for: command, line: line, nameWord: first)
-        if command.name != "quit" { quitWarned = false }
+        if command.name != discardWarned { discardWarned = nil }
         try command.run(&invocation)
         if let record, sourceStack.isEmpty, command.name != "record", !invocation.quit {
             do throws(FileError) { try record.append(line) } catch { throw .file(error) }
@@ -274,16 +281,16 @@ public final class Session {
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         install(loaded, file: OpenFile(path: path, displayName: name, document: loaded.document, stamp: stamp))
+        let sidecar = Sidecar(path: Session.sidecarPath(for: path))
         if sourcesSidecar {
-            // A broken sidecar does not keep the ledger closed: its errors are shown and the ledger stays open.
-            printer.quiet = true
-            do throws(ShellError) { try sourceSidecar(for: path) } catch {
-                report(error, line: "", origin: nil)
-            }
-            printer.quiet = false
+            // A bad line does not keep the ledger closed, nor the lines after it from loading.
+            load(sidecar)
             // The sidecar describes the file as saved: it is not a change to undo.
             forgetHistory()
+            sidecarBaseline = Dictionary(declarations().map { ($0.key, $0.text) }, uniquingKeysWith: { a, _ in a })
         }
+        self.sidecar = sidecar
+        loadHistory()
         checkForRecovery(path: path)
     }
 
@@ -301,8 +308,16 @@ public final class Session {
 
     func install(_ loaded: LoadedLedger, file: OpenFile) {
         if pendingRecovery == nil { removeJournal() }
+        journalFile = nil
         pendingRecovery = nil
         ledger = loaded.ledger
+        // Settings that belong to a ledger come from its sidecar, not from the ledger open before.
+        settings.maxTags = Settings().maxTags
+        settings.sample = Settings().sample
+        fileCategories = Set(loaded.ledger.categories.liveIDs.filter { !loaded.ledger.categories[$0].isDefault })
+        postingOnlyCategories = fileCategories.subtracting(loaded.ledger.category)
+        sidecar = nil
+        sidecarBaseline = [:]
         self.file = file
         generation += 1
         ledgerVersion += 1
@@ -311,7 +326,7 @@ public final class Session {
         selection = nil
         forgetHistory()
         baseline = Baseline(loaded.ledger)
-        quitWarned = false
+        discardWarned = nil
         if !loaded.skipped.isEmpty {
             printer.note("skipped \(loaded.skipped.count) record\(loaded.skipped.count == 1 ? "" : "s") that could not be read:")
             for d in loaded.skipped {
@@ -322,46 +337,6 @@ public final class Session {
 
     /// The sidecar file beside a ledger: `bank.csv` → `bank.csv.tagsh`.
     public static func sidecarPath(for path: String) -> String { path + ".tagsh" }
-
-    /// The sidecar's content: custom categories and settings that differ from
-    /// the defaults, as tagsh commands. Empty when there is nothing to keep.
-    func sidecarText() -> String {
-        guard let ledger else { return "" }
-        var lines: [String] = []
-        var used = Set<UInt32>()
-        for c in ledger.category { used.insert(c) }
-        for id in ledger.categories.liveIDs where !ledger.categories[id].isDefault {
-            let c = ledger.categories[id]
-            // A category the file uses and that has no colour or icon comes back from the file itself.
-            if used.contains(id) && c.color == nil && c.icon == nil { continue }
-            var line = "category new " + Lexer.quote(c.name)
-            if let color = c.color { line += " --color " + Lexer.quote(color.description) }
-            if let icon = c.icon { line += " --icon " + Lexer.quote(String(icon)) }
-            lines.append(line)
-        }
-        for rule in rules { lines.append(rule.definition) }
-        let defaults = Settings()
-        if settings.maxTags != defaults.maxTags { lines.append("set max-tags \(settings.maxTags)") }
-        if settings.sample != defaults.sample { lines.append("set sample \(settings.sample)") }
-        guard !lines.isEmpty else { return "" }
-        return "# tagsh sidecar: custom categories, rules and settings, sourced when the ledger is opened\n"
-            + "# and rewritten by `save`.\n" + lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Rewrites the sidecar beside `path` (removing nothing the person wrote
-    /// when there is nothing to keep and no sidecar exists yet).
-    func writeSidecar(for path: String) throws(ShellError) {
-        let sidecar = Session.sidecarPath(for: path)
-        let text = sidecarText()
-        if text.isEmpty && !FileIO.exists(sidecar) { return }
-        do throws(FileError) { try FileIO.writeAtomically(Array(text.utf8), to: sidecar) } catch { throw .file(error) }
-    }
-
-    func sourceSidecar(for path: String) throws(ShellError) {
-        let sidecar = Session.sidecarPath(for: path)
-        guard FileIO.exists(sidecar) else { return }
-        try source(path: sidecar)
-    }
 
     /// Runs every command in a file; errors name FILE:LINE. Cycles are refused.
     public func source(path: String, keepGoing: Bool = false, echo: Bool = false) throws(ShellError) {

@@ -93,7 +93,7 @@ struct TagshCLI: ParsableCommand {
             sink.error("tagsh: --color takes auto, always or never\n")
             return 2
         }
-        session.settings.color = mode
+        _ = session.setDisplay("color", mode.rawValue)
 
         var readOptions = ReadOptions(skipBad: skipBad)
         if let dateFormat {

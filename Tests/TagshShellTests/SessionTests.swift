@@ -341,7 +341,7 @@ struct UnsavedStateTests {
         #expect(session.execute("quit") == .quit)
         session.execute("tag 1 +x")
         #expect(session.execute("quit") == .failed(1))
-        #expect(sink.err.contains("there are unsaved changes"))
+        #expect(sink.err.contains("demo.csv has unsaved changes: `save` keeps them; quit again to discard them"))
         #expect(session.execute("exit") == .quit)
         // Another command in between makes the next quit warn again.
         session.execute("quit")

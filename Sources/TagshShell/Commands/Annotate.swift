@@ -53,10 +53,11 @@ extension Commands {
             throw .failed("nothing tagged: \(plural(overflow.count, "transaction")) would hold more than max-tags (\(maxTags)) tags: "
                           + idList(overflow) + " (`set max-tags N` raises the limit)")
         }
-        session.ledger?.tags = tagsTable
-        session.ledger?.tagSets = sets
+        var working = ledger
+        working.tags = tagsTable
+        working.tagSets = sets
         let what = (adds.map { "+" + $0 } + removes.map { "-" + $0 }).joined(separator: " ")
-        try inv.reportCommit(changes, summary: "tag \(what)")
+        try inv.reportCommit(Change(ledger: changes, tables: working), summary: "tag \(what)")
     }
 
     static let intent = Command(
@@ -78,7 +79,7 @@ extension Commands {
         }
         var changes = ChangeSet()
         for row in rows { changes.record(row: row, field: .intent, before: UInt32(ledger.intent[row]), after: UInt32(value)) }
-        try inv.reportCommit(changes, summary: "intent \(w.text.lowercased())")
+        try inv.reportCommit(Change(ledger: changes), summary: "intent \(w.text.lowercased())")
     }
 
     static let note = Command(
@@ -96,8 +97,9 @@ extension Commands {
         let id = text.isEmpty ? 0 : notes.intern(text)
         var changes = ChangeSet()
         for row in rows { changes.record(row: row, field: .note, before: ledger.note[row], after: id) }
-        inv.session.ledger?.notes = notes
-        try inv.reportCommit(changes, summary: text.isEmpty ? "note cleared" : "note set")
+        var working = ledger
+        working.notes = notes
+        try inv.reportCommit(Change(ledger: changes, tables: working), summary: text.isEmpty ? "note cleared" : "note set")
     }
 }
 
@@ -119,14 +121,12 @@ func idList(_ ids: [Int]) -> String {
 
 extension Invocation {
     /// Commits a change as one undo step and prints its one-line summary.
-    func reportCommit(_ changes: ChangeSet, summary: String) throws(ShellError) {
-        try session.checkCanChange()
+    func reportCommit(_ change: Change, summary: String) throws(ShellError) {
+        let changes = change.ledger
         let n = changes.transactionCount
         let full = changes.count == 0 ? summary : summary + " (" + plural(n, "transaction") + ")"
         let typed = line.trimmingCharacters(in: " \t")
-        let replay = replayLine ?? typed
-        if session.commit(changes, command: typed, replay: replay, summary: full) {
-            try session.journal(replay)
+        if try session.commit(change, command: typed, replay: replayLine ?? typed, summary: full) {
             out.note(changes.count == 0 ? summary : "\(summary): \(plural(n, "transaction")) changed")
         } else {
             out.note("nothing changed")

@@ -52,7 +52,7 @@ extension Commands {
             }
             var changes = ChangeSet()
             for row in rows { changes.record(row: row, field: .category, before: ledger.category[row], after: id) }
-            try inv.reportCommit(changes, summary: "category " + (id == 0 ? "none" : ledger.categories[id].name))
+            try inv.reportCommit(Change(ledger: changes), summary: "category " + (id == 0 ? "none" : ledger.categories[id].name))
         }
     }
 
@@ -65,6 +65,8 @@ extension Commands {
             throw .usage("'\(ledger.categories[existing].name)' is a default category", span: w.span)
         }
         if existing != nil && inv.values["color"] == nil && inv.values["icon"] == nil {
+            // A sidecar may declare a category the ledger's file also brings: nothing to do.
+            if inv.session.loading == .sidecar { return }
             throw .usage("category '\(TextSafety.sanitize(name))' already exists", span: w.span)
         }
         var category = existing.map { ledger.categories[$0] } ?? Category(name: name, isDefault: false)
@@ -84,14 +86,15 @@ extension Commands {
         if let existing {
             // Defining an existing custom category again updates its colour and icon (the sidecar relies on this).
             changes.record(.setCategory(id: existing, before: ledger.categories[existing], after: category))
-            try inv.reportCommit(changes, summary: "category \(category.name) updated")
+            try inv.reportCommit(Change(ledger: changes), summary: "category \(category.name) updated")
             return
         }
         var hidden = category
         hidden.isDeleted = true
-        guard let id = inv.session.ledger?.categories.add(hidden) else { throw .noLedger }
+        var working = ledger
+        let id = working.categories.add(hidden)
         changes.record(.setCategory(id: id, before: hidden, after: category))
-        try inv.reportCommit(changes, summary: "category new \(name)")
+        try inv.reportCommit(Change(ledger: changes, tables: working), summary: "category new \(name)")
     }
 
     static func categoryDelete(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
@@ -116,7 +119,7 @@ extension Commands {
         var deleted = ledger.categories[id]
         deleted.isDeleted = true
         changes.record(.setCategory(id: id, before: ledger.categories[id], after: deleted))
-        try inv.reportCommit(changes, summary: "category delete \(ledger.categories[id].name)")
+        try inv.reportCommit(Change(ledger: changes), summary: "category delete \(ledger.categories[id].name)")
     }
 
     static func categoryRename(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
@@ -132,7 +135,7 @@ extension Commands {
         renamed.name = name
         var changes = ChangeSet()
         changes.record(.setCategory(id: id, before: ledger.categories[id], after: renamed))
-        try inv.reportCommit(changes, summary: "category rename \(old) → \(name)")
+        try inv.reportCommit(Change(ledger: changes), summary: "category rename \(old) → \(name)")
     }
 
     /// A new category name, trimmed: 1 to 64 characters, no line breaks or `;`.

@@ -38,7 +38,7 @@ extension Commands {
         fields.append(("currencies", currencies.isEmpty ? "(none given)" : currencies.joined(separator: ", ")))
         let custom = ledger.categories.liveIDs.filter { !ledger.categories[$0].isDefault }.count
         fields.append(("categories", "\(ledger.categories.liveIDs.count - custom) default, \(custom) custom"))
-        fields.append(("tags", String(ledger.tags.count)))
+        fields.append(("tags", String(ledger.usedTagIDs().count)))
         let annotated = (0..<ledger.count).filter {
             ledger.intent[$0] != 0 || ledger.category[$0] != 0 || ledger.tagSet[$0] != 0 || ledger.note[$0] != 0
         }.count

@@ -171,10 +171,11 @@ func renameOrDeleteTag(_ inv: inout Invocation, _ ledger: Ledger, rename: Bool) 
     for row in 0..<ledger.count {
         if let to = mapped[ledger.tagSet[row]] { changes.record(row: row, field: .tags, before: ledger.tagSet[row], after: to) }
     }
-    inv.session.ledger?.tags = tagsTable
-    inv.session.ledger?.tagSets = sets
+    var working = ledger
+    working.tags = tagsTable
+    working.tagSets = sets
     let old = ledger.tags[oldID]
-    try inv.reportCommit(changes, summary: rename ? "tags rename \(old) → \(newID.map { tagsTable[$0] } ?? "")" : "tags delete \(old)")
+    try inv.reportCommit(Change(ledger: changes, tables: working), summary: rename ? "tags rename \(old) → \(newID.map { tagsTable[$0] } ?? "")" : "tags delete \(old)")
 }
 
 /// Parses a PATTERN argument: `/REGEX/` or a case-insensitive substring.

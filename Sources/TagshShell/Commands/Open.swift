@@ -31,6 +31,7 @@ extension Commands {
             }
             options.dateFormat = f
         }
+        try inv.session.warnBeforeDiscarding("open", again: "`open` again")
         try inv.session.open(path: path.text, format: format, options: options)
         if let ledger = inv.session.ledger {
             inv.out.note("opened \(TextSafety.sanitize(path.text)): \(ledger.count) transaction\(ledger.count == 1 ? "" : "s")")

@@ -30,16 +30,8 @@ extension Commands {
         examples: ["recover"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)
-        let session = inv.session
-        guard let journal = session.pendingRecovery else { throw .failed("there is nothing to recover") }
-        let text: String
-        do throws(FileError) { text = String(decoding: try FileIO.read(journal).bytes, as: UTF8.self) } catch { throw .file(error) }
-        session.pendingRecovery = nil
-        // The replayed commands are journalled again as they run, into a fresh journal.
-        session.removeJournal()
-        let status = session.runScript(text, name: journal)
-        if case .failed = status { throw .failed("recovery stopped at the first command that failed; what ran before it is applied") }
-        inv.out.note("recovered \(plural(session.position, "step")); `save` keeps them")
+        try inv.session.recover()
+        inv.out.note("recovered \(plural(inv.session.position, "step")); `save` keeps them")
     }
 
     static let discard = Command(
@@ -48,9 +40,7 @@ extension Commands {
         examples: ["discard"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)
-        guard inv.session.pendingRecovery != nil else { throw .failed("there is nothing to discard") }
-        inv.session.pendingRecovery = nil
-        inv.session.removeJournal()
+        try inv.session.discardRecovery()
         inv.out.note("discarded the recovery journal")
     }
 }

@@ -29,12 +29,13 @@ extension Commands {
             if sub == "show" {
                 let rule = session.rules[i]
                 inv.out.line(rule.definition)
-                let plan = try inv.plan([rule])
+                let (plan, _) = try inv.plan([rule])
                 inv.out.line("  matches \(plural(plan.matched, "transaction")); \(plan.changedRows.count) would change")
             } else {
-                session.rules.remove(at: i)
-                session.rulesChanged = true
-                try session.journal(inv.line.trimmingCharacters(in: " \t"))
+                var change = Change()
+                change.rules = [RuleEdit(index: i, before: session.rules[i], after: nil)]
+                let typed = inv.line.trimmingCharacters(in: " \t")
+                try session.commit(change, command: typed, replay: "rule delete \(Lexer.quote(w.text))", summary: "rule delete \(w.text)")
                 inv.out.note("deleted rule \(w.text)")
             }
         } else {
@@ -42,15 +43,21 @@ extension Commands {
                 throw .usage("a rule name is 1 to 64 letters, digits and - _ . / (and not show, delete or check)", span: first.span)
             }
             let rule = try inv.parseRule(name: first.text, Array(inv.words.dropFirst()))
-            if let i = session.rules.firstIndex(where: { $0.name == rule.name }) {
-                session.rules[i] = rule
-                inv.out.note("replaced rule \(rule.name)")
-            } else {
-                session.rules.append(rule)
-                inv.out.note("defined rule \(rule.name)")
+            if rule.query.usesSelection {
+                let at = inv.words.first { $0.text == "@" }
+                throw .usage("a rule cannot use @: the selection is gone when the rule is next applied; use a query, or `apply @ => ...` once",
+                             span: at?.span)
             }
-            session.rulesChanged = true
-            try session.journal(rule.definition)
+            var change = Change()
+            let existing = session.rules.firstIndex { $0.name == rule.name }
+            if let i = existing, session.rules[i] == rule {
+                inv.out.note("rule \(rule.name) is already defined so")
+                return
+            }
+            change.rules = [RuleEdit(index: existing ?? session.rules.count, before: existing.map { session.rules[$0] }, after: rule)]
+            let typed = inv.line.trimmingCharacters(in: " \t")
+            try session.commit(change, command: typed, replay: rule.definition, summary: (existing == nil ? "rule " : "rule replaced ") + rule.name)
+            inv.out.note(existing == nil ? "defined rule \(rule.name)" : "replaced rule \(rule.name)")
         }
     }
 
@@ -105,11 +112,11 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         _ = try inv.requireLedger()
         let rules = try inv.rulesFromWords()
-        let plan = try inv.plan(rules)
+        let (plan, working) = try inv.plan(rules)
         let session = inv.session
-        session.lastPreview = (rules, session.ledgerVersion, session.selection, plan, inv.line)
+        session.lastPreview = (rules, session.ledgerVersion, session.selection, plan, working, inv.line)
         let limit = inv.flag("all") ? Int.max : try inv.intValue("limit", in: 0...Int.max) ?? session.settings.sample
-        inv.out.text(PreviewText.render(plan, ledger: session.ledger ?? Ledger(), style: inv.out.style, limit: limit,
+        inv.out.text(PreviewText.render(plan, ledger: working, style: inv.out.style, limit: limit,
                                         maxTags: session.settings.maxTags))
     }
 
@@ -129,7 +136,7 @@ extension Commands {
         _ = try inv.requireLedger()
         let session = inv.session
         var rules: [Rule]
-        var plan: Plan?
+        var planned: (Plan, Ledger)?
         if inv.flag("all") {
             try inv.expectAtMost(0)
             guard !session.rules.isEmpty else { throw .failed("there are no rules to apply") }
@@ -138,15 +145,15 @@ extension Commands {
             guard let last = session.lastPreview else { throw .failed("nothing was previewed: `preview RULE` first, or `apply RULE`") }
             rules = last.rules
             if last.version == session.ledgerVersion && last.selection == session.selection {
-                plan = last.plan
+                planned = (last.plan, last.tables)
             } else {
                 inv.out.note("the ledger changed since the preview; working it out again")
             }
         } else {
             rules = try inv.rulesFromWords()
         }
-        let final: Plan
-        if let plan { final = plan } else { final = try inv.plan(rules) }
+        let (final, working): (Plan, Ledger)
+        if let planned { (final, working) = planned } else { (final, working) = try inv.plan(rules) }
         if !final.overflow.isEmpty {
             throw .failed("nothing applied: \(plural(final.overflow.count, "transaction")) would hold more than max-tags "
                           + "(\(session.settings.maxTags)) tags: \(idList(final.overflow)) (`set max-tags N` raises the limit)")
@@ -167,7 +174,7 @@ extension Commands {
             let n = (0..<final.changes.count).filter { final.changes.fields[$0] == f }.count
             return n == 0 ? nil : "\(f) \(n)"
         }
-        try inv.reportCommit(final.changes, summary: "apply \(names.joined(separator: " "))"
+        try inv.reportCommit(Change(ledger: final.changes, tables: working), summary: "apply \(names.joined(separator: " "))"
                              + (fields.isEmpty ? "" : " [" + fields.joined(separator: ", ") + "]"))
     }
 }
@@ -208,13 +215,13 @@ extension Invocation {
         return found
     }
 
-    /// Plans rules against the session's ledger.
-    func plan(_ rules: [Rule]) throws(ShellError) -> Plan {
+    /// Plans rules against a working copy of the session's ledger; the session is not changed.
+    /// The copy holds the names the plan interned, for `apply` to commit with it.
+    func plan(_ rules: [Rule]) throws(ShellError) -> (Plan, Ledger) {
         guard var ledger = session.ledger else { throw .noLedger }
         do throws(PlanError) {
             let plan = try Planner.plan(rules, ledger: &ledger, selection: session.selection ?? [], maxTags: session.settings.maxTags)
-            session.ledger = ledger // keeps the interned names (tables only)
-            return plan
+            return (plan, ledger)
         } catch {
             throw .failed(error.message)
         }

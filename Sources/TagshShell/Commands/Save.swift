@@ -83,13 +83,22 @@ extension Session {
                     throw .failed("saved \(target), but could not read it back: \(error.message)")
                 }
             }
+            let adopting = file.path == nil
             file.path = target
             file.displayName = name
+            self.file = file
             baseline = Baseline(ledger)
             savedPosition = position
-            rulesChanged = false
             removeJournal()
-            try writeSidecar(for: target)
+            // What the file now brings by itself: the categories its rows use, and the accounts of postings
+            // that cannot carry a category (in a journal, a transaction with more than two postings).
+            fileCategories = Set(ledger.category.lazy.filter { $0 != 0 }).union(postingOnlyCategories)
+            if adopting {
+                sidecar = Sidecar(path: Session.sidecarPath(for: target))
+                sidecarBaseline = [:]
+            }
+            try writeSidecar()
+            try writeHistory(path: target, bytes: main)
         }
         self.file = file
         printer.note("saved \(TextSafety.sanitize(target)) (\(plural(changed.count, "changed transaction")))")

@@ -30,14 +30,21 @@ extension Commands {
             let width = all.map { $0.name.count }.max() ?? 0
             for s in all { inv.out.line(TextSafety.pad(s.name, width) + "  " + s.value) }
         case 2:
+            let name = inv.words[0].text.lowercased() == "colour" ? "color" : inv.words[0].text.lowercased()
             var settings = inv.session.settings
-            if let problem = settings.set(inv.words[0].text.lowercased(), inv.words[1].text) {
+            let before = settings.all.first { $0.name == name }?.value
+            if let problem = settings.set(name, inv.words[1].text) {
                 throw .usage(problem, span: inv.words[problem.hasPrefix("unknown") ? 0 : 1].span)
             }
-            inv.session.settings = settings
-            // A limit the next commands depend on goes to the recovery journal too.
-            if inv.session.hasUnsavedChanges, inv.words[0].text.lowercased() == "max-tags" {
-                try inv.session.journal(inv.line.trimmingCharacters(in: " \t"))
+            if SettingEdit.persisted.contains(name) {
+                // A setting kept in the sidecar is part of the ledger's state: an undo step like any other change.
+                let after = settings.all.first { $0.name == name }?.value ?? ""
+                var change = Change()
+                if before != after { change.setting = SettingEdit(name: name, before: before ?? "", after: after) }
+                let typed = inv.line.trimmingCharacters(in: " \t")
+                _ = try inv.session.commit(change, command: typed, replay: "set \(name) \(after)", summary: "set \(name) \(after)")
+            } else {
+                _ = inv.session.setDisplay(name, inv.words[1].text)
             }
         default:
             throw .usage("usage: set NAME VALUE (or `set` alone to list)", span: inv.words.last?.span)
@@ -82,11 +89,7 @@ extension Commands {
         examples: ["quit"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)
-        let session = inv.session
-        if session.isInteractive && session.hasUnsavedChanges && !session.quitWarned {
-            session.quitWarned = true
-            throw .failed("there are unsaved changes: `save` keeps them; quit again to discard them")
-        }
+        if inv.session.isInteractive { try inv.session.warnBeforeDiscarding("quit", again: "quit again") }
         inv.quit = true
     }
 }

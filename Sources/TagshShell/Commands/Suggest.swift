@@ -26,7 +26,6 @@ extension Commands {
             let proposals = Suggester.proposeRules(ledger: &ledger, rows: rows, scope: scopeWords.map(\.raw).joined(separator: " "),
                                                    existing: inv.session.rules,
                                                    maxTags: inv.session.settings.maxTags)
-            inv.session.ledger = ledger
             if proposals.isEmpty {
                 inv.out.line("no rules to suggest: no merchant's transactions mostly share an annotation that some lack")
                 return

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TagshModel
 
 extension Commands {
@@ -9,16 +12,7 @@ extension Commands {
         arguments: .none
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
-        let session = inv.session
-        try session.checkCanChange()
-        guard session.position > 0 else { throw .failed("nothing to undo") }
-        defer { try? session.journal(inv.line.trimmingCharacters(in: " \t")) }
-        for _ in 0..<min(n, session.position) {
-            session.position -= 1
-            let step = session.steps[session.position]
-            session.ledger?.revert(step.changes)
-            session.generation += 1
-            session.ledgerVersion += 1
+        for step in try inv.session.undo(n, line: inv.line.trimmingCharacters(in: " \t")) {
             inv.out.note("undid: \(step.command)  [\(step.summary)]")
         }
     }
@@ -30,16 +24,7 @@ extension Commands {
         arguments: .none
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
-        let session = inv.session
-        try session.checkCanChange()
-        guard session.position < session.steps.count else { throw .failed("nothing to redo") }
-        defer { try? session.journal(inv.line.trimmingCharacters(in: " \t")) }
-        for _ in 0..<min(n, session.steps.count - session.position) {
-            let step = session.steps[session.position]
-            session.ledger?.apply(step.changes)
-            session.generation += 1
-            session.ledgerVersion += 1
-            session.position += 1
+        for step in try inv.session.redo(n, line: inv.line.trimmingCharacters(in: " \t")) {
             inv.out.note("redid: \(step.command)  [\(step.summary)]")
         }
     }
@@ -64,24 +49,31 @@ extension Commands {
             return
         }
         let s = inv.out.style
+        if let note = session.historyNote { inv.out.note(note) }
         if session.steps.isEmpty {
             inv.out.line("no changes yet")
             return
         }
+        let earlier = session.steps.contains { $0.isEarlier }
         var table = Table([
             .init(header: ""), .init(header: "#", alignRight: true), .init(header: "COMMAND", shrinkable: true, minWidth: 12),
             .init(header: "TRANSACTIONS", alignRight: true), .init(header: ""),
-        ])
-        if session.savedPosition == 0 { table.add([.init(""), .init("0"), .init("(as opened)"), .init(""), .init("saved")]) }
+        ] + (earlier ? [.init(header: "SESSION")] : []))
+        let firstCurrent = session.steps.firstIndex { !$0.isEarlier } ?? session.steps.count
+        if session.savedPosition == 0 {
+            table.add([.init(""), .init("0"), .init("(as opened)"), .init(""), .init("saved")] + (earlier ? [.init("")] : []))
+        }
         for (i, step) in session.steps.enumerated() {
             let n = i + 1
             var marks: [String] = []
-            if n == session.savedPosition { marks.append("saved") }
+            if n == session.savedPosition || (step.isEarlier && n == firstCurrent) { marks.append("saved") }
             if n > session.position { marks.append("undone") }
-            table.add([
+            var row: [Table.Cell] = [
                 .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(step.command)),
                 .init(String(step.changes.transactionCount)), .init(marks.joined(separator: ", ")),
-            ])
+            ]
+            if earlier { row.append(.init(step.isEarlier ? localTime(step.time) : "this one")) }
+            table.add(row)
         }
         inv.out.text(table.render(width: session.tableWidth, style: s))
         if session.position == 0 { inv.out.line(s.dim("(every step is undone)")) }
@@ -119,6 +111,16 @@ extension Commands {
             inv.out.line("  " + TextSafety.pad(field.description, 9) + TextSafety.pad(values[field] ?? "", 24) + "  " + origin)
         }
     }
+}
+
+/// `2026-11-23 14:05`, in the local time zone.
+func localTime(_ seconds: Int) -> String {
+    var t = time_t(seconds)
+    var parts = tm()
+    localtime_r(&t, &parts)
+    var buffer = [CChar](repeating: 0, count: 32)
+    let n = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &parts)
+    return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 extension Invocation {

@@ -160,27 +160,29 @@ $ history
     0  (as opened)                                                saved
     1  tag 2,3 +rent -coffee                                   2
     2  tag all +reviewed                                       4
-    3  tag @ +uncategorised                                    1
-    4  intent 2-3 want                                         2
-    5  intent 1 none                                           1
-    6  note 2 "paid late, again"                               1
-    7  note 2 ""                                               1
-    8  note 3 with Anna                                        1
-    9  category 3 Food                                         1
-   10  category 3 none                                         1
-   11  category new Gifts --color #ff8800 --icon G             0
-   12  category 4 gifts                                        1
-   13  category rename Gifts Presents                          0
-   14  category delete Presents --reassign none                1
-   15  tags rename reviewed checked                            4
-   16  tags rename checked rent                                4
->  17  tags delete uncategorised                               1
+    3  set max-tags 4                                          0
+    4  set max-tags 10                                         0
+    5  tag @ +uncategorised                                    1
+    6  intent 2-3 want                                         2
+    7  intent 1 none                                           1
+    8  note 2 "paid late, again"                               1
+    9  note 2 ""                                               1
+   10  note 3 with Anna                                        1
+   11  category 3 Food                                         1
+   12  category 3 none                                         1
+   13  category new Gifts --color #ff8800 --icon G             0
+   14  category 4 gifts                                        1
+   15  category rename Gifts Presents                          0
+   16  category delete Presents --reassign none                1
+   17  tags rename reviewed checked                            4
+   18  tags rename checked rent                                4
+>  19  tags delete uncategorised                               1
 $ blame 3
 transaction 3  COFFEE LAB
-  intent   want                      step 4: intent 2-3 want
-  category none                      step 10: category 3 none
-  tags     rent                      step 16: tags rename checked rent
-  note     with Anna                 step 8: note 3 with Anna
+  intent   want                      step 6: intent 2-3 want
+  category none                      step 12: category 3 none
+  tags     rent                      step 18: tags rename checked rent
+  note     with Anna                 step 10: note 3 with Anna
 $ undo 3
 undid: tags delete uncategorised  [tags delete uncategorised (1 transaction)]
 undid: tags rename checked rent  [tags rename checked → rent (4 transactions)]
@@ -199,21 +201,23 @@ $ history
     0  (as opened)                                                saved
     1  tag 2,3 +rent -coffee                                   2
     2  tag all +reviewed                                       4
-    3  tag @ +uncategorised                                    1
-    4  intent 2-3 want                                         2
-    5  intent 1 none                                           1
-    6  note 2 "paid late, again"                               1
-    7  note 2 ""                                               1
-    8  note 3 with Anna                                        1
-    9  category 3 Food                                         1
-   10  category 3 none                                         1
-   11  category new Gifts --color #ff8800 --icon G             0
-   12  category 4 gifts                                        1
-   13  category rename Gifts Presents                          0
->  14  category delete Presents --reassign none                1
-   15  tags rename reviewed checked                            4  undone
-   16  tags rename checked rent                                4  undone
-   17  tags delete uncategorised                               1  undone
+    3  set max-tags 4                                          0
+    4  set max-tags 10                                         0
+    5  tag @ +uncategorised                                    1
+    6  intent 2-3 want                                         2
+    7  intent 1 none                                           1
+    8  note 2 "paid late, again"                               1
+    9  note 2 ""                                               1
+   10  note 3 with Anna                                        1
+   11  category 3 Food                                         1
+   12  category 3 none                                         1
+   13  category new Gifts --color #ff8800 --icon G             0
+   14  category 4 gifts                                        1
+   15  category rename Gifts Presents                          0
+>  16  category delete Presents --reassign none                1
+   17  tags rename reviewed checked                            4  undone
+   18  tags rename checked rent                                4  undone
+   19  tags delete uncategorised                               1  undone
 $ redo
 redid: tags rename reviewed checked  [tags rename reviewed → checked (4 transactions)]
 $ redo 5
@@ -237,6 +241,8 @@ undid: note 2 "paid late, again"  [note set (1 transaction)]
 undid: intent 1 none  [intent none (1 transaction)]
 undid: intent 2-3 want  [intent want (2 transactions)]
 undid: tag @ +uncategorised  [tag +uncategorised (1 transaction)]
+undid: set max-tags 10  [set max-tags 10]
+undid: set max-tags 4  [set max-tags 4]
 undid: tag all +reviewed  [tag +reviewed (4 transactions)]
 undid: tag 2,3 +rent -coffee  [tag +rent -coffee (2 transactions)]
 $ undo
@@ -251,6 +257,8 @@ ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS
 $ redo 100
 redid: tag 2,3 +rent -coffee  [tag +rent -coffee (2 transactions)]
 redid: tag all +reviewed  [tag +reviewed (4 transactions)]
+redid: set max-tags 4  [set max-tags 4]
+redid: set max-tags 10  [set max-tags 10]
 redid: tag @ +uncategorised  [tag +uncategorised (1 transaction)]
 redid: intent 2-3 want  [intent want (2 transactions)]
 redid: intent 1 none  [intent none (1 transaction)]
@@ -275,47 +283,49 @@ $ history
     0  (as opened)                                                saved
     1  tag 2,3 +rent -coffee                                   2
     2  tag all +reviewed                                       4
-    3  tag @ +uncategorised                                    1
-    4  intent 2-3 want                                         2
-    5  intent 1 none                                           1
-    6  note 2 "paid late, again"                               1
-    7  note 2 ""                                               1
-    8  note 3 with Anna                                        1
-    9  category 3 Food                                         1
-   10  category 3 none                                         1
-   11  category new Gifts --color #ff8800 --icon G             0
-   12  category 4 gifts                                        1
-   13  category rename Gifts Presents                          0
-   14  category delete Presents --reassign none                1
-   15  tags rename reviewed checked                            4
-   16  tags rename checked rent                                4
-   17  tags delete uncategorised                               1
->  18  intent 4 need                                           1
+    3  set max-tags 4                                          0
+    4  set max-tags 10                                         0
+    5  tag @ +uncategorised                                    1
+    6  intent 2-3 want                                         2
+    7  intent 1 none                                           1
+    8  note 2 "paid late, again"                               1
+    9  note 2 ""                                               1
+   10  note 3 with Anna                                        1
+   11  category 3 Food                                         1
+   12  category 3 none                                         1
+   13  category new Gifts --color #ff8800 --icon G             0
+   14  category 4 gifts                                        1
+   15  category rename Gifts Presents                          0
+   16  category delete Presents --reassign none                1
+   17  tags rename reviewed checked                            4
+   18  tags rename checked rent                                4
+   19  tags delete uncategorised                               1
+>  20  intent 4 need                                           1
 $ save
 saved annotated.csv (4 changed transactions)
 $ history
     #  COMMAND                                      TRANSACTIONS
     1  tag 2,3 +rent -coffee                                   2
     2  tag all +reviewed                                       4
-    3  tag @ +uncategorised                                    1
-    4  intent 2-3 want                                         2
-    5  intent 1 none                                           1
-    6  note 2 "paid late, again"                               1
-    7  note 2 ""                                               1
-    8  note 3 with Anna                                        1
-    9  category 3 Food                                         1
-   10  category 3 none                                         1
-   11  category new Gifts --color #ff8800 --icon G             0
-   12  category 4 gifts                                        1
-   13  category rename Gifts Presents                          0
-   14  category delete Presents --reassign none                1
-   15  tags rename reviewed checked                            4
-   16  tags rename checked rent                                4
-   17  tags delete uncategorised                               1
->  18  intent 4 need                                           1  saved
+    3  set max-tags 4                                          0
+    4  set max-tags 10                                         0
+    5  tag @ +uncategorised                                    1
+    6  intent 2-3 want                                         2
+    7  intent 1 none                                           1
+    8  note 2 "paid late, again"                               1
+    9  note 2 ""                                               1
+   10  note 3 with Anna                                        1
+   11  category 3 Food                                         1
+   12  category 3 none                                         1
+   13  category new Gifts --color #ff8800 --icon G             0
+   14  category 4 gifts                                        1
+   15  category rename Gifts Presents                          0
+   16  category delete Presents --reassign none                1
+   17  tags rename reviewed checked                            4
+   18  tags rename checked rent                                4
+   19  tags delete uncategorised                               1
+>  20  intent 4 need                                           1  saved
 $ open annotated.csv
-annotated.csv: a session that ended without saving left 1 command in annotated.csv.tagsh-recover.
-`recover` replays them; `discard` drops them.
 opened annotated.csv: 4 transactions
 $ ls
 ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS

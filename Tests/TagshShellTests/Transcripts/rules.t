@@ -121,10 +121,15 @@ apply (ad hoc) [category 11, tags 17, note 17]: 17 transactions changed
 $ apply coffee
 apply coffee [intent 80, category 78, tags 28]: 82 transactions changed
 $ history
-   #  COMMAND       TRANSACTIONS
-   0  (as opened)                 saved
-   1  apply                   17
->  2  apply coffee            82
+   #  COMMAND                                                                    TRANSACTIONS
+   0  (as opened)                                                                              saved
+   1  rule coffee 'desc:/^(starbucks|blue bottle|cafe einstein)/' => category …             0
+   2  rule groceries desc:/rewe|lidl|edeka/ => category Groceries, intent need              0
+   3  rule treats desc:/starbucks/ amt:<-5 => -coffee, +treat, category Other               0
+   4  rule nothing desc:nosuchshop => +never                                                0
+   5  rule dup-coffee desc:starbucks => +coffee                                             0
+   6  apply                                                                                17
+>  7  apply coffee                                                                         82
 $ preview groceries
 preview groceries
 matches 98 transactions; 94 would change
@@ -176,7 +181,7 @@ $ apply --all
 apply coffee groceries treats nothing dup-coffee [intent 90, category 81, tags 15]: 109 transactions changed
 $ undo 2
 undid: apply --all  [apply coffee groceries treats nothing dup-coffee [intent 90, category 81, tags 15] (109 transactions)]
-undid: tag 3 +moved  [tag +moved (1 transaction)]
+undid: set max-tags 10  [set max-tags 10]
 $ rule delete nothing
 deleted rule nothing
 $ rule delete nothing

@@ -54,6 +54,7 @@ $ suggest rules netflix
 # NETFLIX.COM: 22 transactions; 18 have +subscription — matches 22, would change 4
 rule netflix-com-2 desc:NETFLIX.COM netflix => +subscription
 $ open newstore.csv
+discarded the unsaved changes to demo.csv
 opened newstore.csv: 4 transactions
 $ suggest 4
 transaction 4  STARBUCKS NEWSTORE 9

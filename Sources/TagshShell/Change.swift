@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TagshModel
+import TagshRules
+
+/// A change to the session as a value: what a command wants done, before it is done.
+///
+/// Commands describe changes; only `Session.commit(_:command:replay:summary:)`
+/// applies them, so every change (annotations, the category table, rules,
+/// persisted settings) is checked against a pending recovery, becomes one undo
+/// step, bumps the version counters and reaches the recovery journal the same way.
+public struct Change {
+    /// Annotation and category-table changes.
+    public var ledger = ChangeSet()
+    /// A working copy of the ledger holding names interned for this change
+    /// (new tags, tag sets, notes, categories); its tables replace the session's on commit.
+    public var tables: Ledger?
+    public var rules: [RuleEdit] = []
+    public var setting: SettingEdit?
+
+    public init(ledger: ChangeSet = ChangeSet(), tables: Ledger? = nil) {
+        self.ledger = ledger
+        self.tables = tables
+    }
+
+    public var isEmpty: Bool { ledger.isEmpty && rules.isEmpty && setting == nil }
+}
+
+/// A rule defined, replaced or deleted: `before` nil is a definition, `after` nil a deletion.
+public struct RuleEdit: Sendable {
+    public var index: Int
+    public var before: Rule?
+    public var after: Rule?
+}
+
+/// A persisted setting (`max-tags`, `sample`) changed from one value to another.
+public struct SettingEdit: Sendable, Equatable {
+    public var name: String
+    public var before: String
+    public var after: String
+
+    /// The settings that belong to the ledger (kept in its sidecar); the others are display preferences.
+    public static let persisted = ["max-tags", "sample"]
+}
+
+extension Session {
+    /// One undoable step: the command that made it and what it changed.
+    public struct Step {
+        /// The command as typed.
+        public var command: String
+        /// The lines that redo this step from a script (`@` resolved, rules defined).
+        public var replay: String
+        public var summary: String
+        public var changes: ChangeSet
+        public var rules: [RuleEdit] = []
+        public var setting: SettingEdit?
+        /// When the step was made (seconds since 1970).
+        public var time: Int
+        /// Made in an earlier session and read back from the history file.
+        public var isEarlier = false
+
+        /// How many transactions the step touched.
+        public var transactionCount: Int { changes.transactionCount }
+    }
+
+    /// Applies a change as one undo step, dropping any redo steps, and appends
+    /// it to the recovery journal. Returns false (and records nothing) when it changes nothing.
+    @discardableResult
+    func commit(_ change: Change, command: String, replay: String, summary: String) throws(ShellError) -> Bool {
+        try checkCanChange()
+        guard !change.isEmpty else { return false }
+        if !change.ledger.isEmpty && ledger == nil { throw .noLedger }
+        if let tables = change.tables { ledger?.adoptTables(of: tables) }
+        let step = Step(command: command, replay: replay, summary: summary, changes: change.ledger,
+                        rules: change.rules, setting: change.setting, time: clock())
+        forward(step)
+        if position < steps.count {
+            steps.removeSubrange(position...)
+            if savedPosition > position { savedPosition = -1 } // the saved state can no longer be reached
+        }
+        steps.append(step)
+        position += 1
+        if loading == nil { try journal(replay) }
+        return true
+    }
+
+    /// Undoes up to `n` steps; returns the steps undone, latest first.
+    func undo(_ n: Int, line: String) throws(ShellError) -> [Step] {
+        try checkCanChange()
+        guard position > 0 else { throw .failed(historyNote.map { "nothing to undo (\($0))" } ?? "nothing to undo") }
+        var done: [Step] = []
+        for _ in 0..<min(n, position) {
+            position -= 1
+            backward(steps[position])
+            done.append(steps[position])
+        }
+        if loading == nil { try journal(line) }
+        return done
+    }
+
+    /// Redoes up to `n` undone steps; returns them in order.
+    func redo(_ n: Int, line: String) throws(ShellError) -> [Step] {
+        try checkCanChange()
+        guard position < steps.count else { throw .failed("nothing to redo") }
+        var done: [Step] = []
+        for _ in 0..<min(n, steps.count - position) {
+            forward(steps[position])
+            done.append(steps[position])
+            position += 1
+        }
+        if loading == nil { try journal(line) }
+        return done
+    }
+
+    private func forward(_ step: Step) {
+        if !step.changes.isEmpty { ledger?.apply(step.changes) }
+        for edit in step.rules {
+            switch (edit.before, edit.after) {
+            case (nil, let rule?): rules.insert(rule, at: min(edit.index, rules.count))
+            case (_?, let rule?): rules[edit.index] = rule
+            case (_?, nil): rules.remove(at: edit.index)
+            case (nil, nil): break
+            }
+        }
+        if let s = step.setting { _ = settings.set(s.name, s.after) }
+        changed(step)
+    }
+
+    private func backward(_ step: Step) {
+        if let s = step.setting { _ = settings.set(s.name, s.before) }
+        for edit in step.rules.reversed() {
+            switch (edit.before, edit.after) {
+            case (nil, _?): rules.remove(at: edit.index)
+            case (let rule?, _?): rules[edit.index] = rule
+            case (let rule?, nil): rules.insert(rule, at: min(edit.index, rules.count))
+            case (nil, nil): break
+            }
+        }
+        if !step.changes.isEmpty { ledger?.revert(step.changes) }
+        changed(step)
+    }
+
+    private func changed(_ step: Step) {
+        generation += 1
+        // A preview is stale when the transactions or the rules changed.
+        if !step.changes.isEmpty || !step.rules.isEmpty { ledgerVersion += 1 }
+    }
+}
+
+extension Ledger {
+    /// Takes the name tables of a working copy made from this ledger (they only ever grow).
+    mutating func adoptTables(of other: Ledger) {
+        tags = other.tags
+        tagSets = other.tagSets
+        notes = other.notes
+        categories = other.categories
+    }
+}

@@ -1,0 +1,252 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TagshFormats
+import TagshModel
+import TagshQuery
+import TagshRules
+
+/// The undo history of earlier sessions, kept beside the ledger in
+/// `LEDGER.tagsh-history` and written by every save.
+///
+/// It holds the steps that lead to the file as saved, as deltas with their
+/// values spelled out (tag names, note text, category names), and a
+/// fingerprint of the file. When the ledger is opened again and the file still
+/// has that fingerprint, the steps come back: `history` and `blame` list them
+/// and `undo` walks into them. When the file changed in between (edited by
+/// hand, or by another program), they are not used, and `history` says why.
+///
+/// One record per line, fields separated by tabs, `\`, tab and line breaks escaped.
+enum HistoryFile {
+    static let magic = "tagsh-history\t1"
+
+    /// `bank.csv` → `bank.csv.tagsh-history`.
+    static func path(for ledgerPath: String) -> String { ledgerPath + ".tagsh-history" }
+
+    /// FNV-1a over the bytes, with their count.
+    static func fingerprint(_ bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return "\(bytes.count)\t" + String(h, radix: 16)
+    }
+
+    static func escape(_ s: String) -> String {
+        guard s.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return s }
+        var out = ""
+        for c in s {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    static func unescape(_ s: Substring) -> String {
+        guard s.contains("\\") else { return String(s) }
+        var out = ""
+        var escaped = false
+        for c in s {
+            if escaped {
+                switch c {
+                case "t": out += "\t"
+                case "n": out += "\n"
+                case "r": out += "\r"
+                default: out.append(c)
+                }
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// Tag names joined by the unit separator, which no tag name holds.
+    static let tagSeparator: Character = "\u{1F}"
+
+    static func encode(_ c: Category) -> String {
+        [c.name, c.isDefault ? "1" : "0", c.color?.description ?? "", c.icon.map(String.init) ?? "", c.isDeleted ? "1" : "0"]
+            .joined(separator: String(tagSeparator))
+    }
+
+    static func decodeCategory(_ s: String) -> Category? {
+        let parts = s.split(separator: tagSeparator, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 5 else { return nil }
+        var c = Category(name: parts[0], isDefault: parts[1] == "1", color: Color(parsing: parts[2]), icon: parts[3].first)
+        c.isDeleted = parts[4] == "1"
+        return c
+    }
+
+    /// The history file's text for `steps`, which lead to a file with `fingerprint`.
+    static func render(_ steps: ArraySlice<Session.Step>, ledger: Ledger, fingerprint: String) -> String {
+        var out = [magic, "F\t" + fingerprint]
+        // Category ids are the session's own; name them as they are now (or mark them gone).
+        var referenced = Set<UInt32>()
+        for step in steps {
+            for i in 0..<step.changes.count where step.changes.fields[i] == .category {
+                referenced.insert(step.changes.before[i]); referenced.insert(step.changes.after[i])
+            }
+            for t in step.changes.tableChanges { if case .setCategory(let id, _, _) = t { referenced.insert(id) } }
+        }
+        referenced.remove(0)
+        for id in referenced.sorted() {
+            let c = ledger.categories[id]
+            out.append("C\t\(id)\t" + (c.isDeleted ? "D\t" : "L\t") + escape(c.name))
+        }
+        for step in steps {
+            out.append("S\t\(step.time)\t" + [step.command, step.replay, step.summary].map(escape).joined(separator: "\t"))
+            let c = step.changes
+            for i in 0..<c.count {
+                let field = c.fields[i]
+                func value(_ v: UInt32) -> String {
+                    switch field {
+                    case .intent, .category: return String(v)
+                    case .tags: return escape(ledger.tagSets[v].map { ledger.tags[$0] }.joined(separator: String(tagSeparator)))
+                    case .note: return v == 0 ? "" : escape(ledger.notes[v])
+                    }
+                }
+                out.append("R\t\(c.rows[i])\t\(field.rawValue)\t" + value(c.before[i]) + "\t" + value(c.after[i]))
+            }
+            for t in c.tableChanges {
+                if case .setCategory(let id, let before, let after) = t {
+                    out.append("T\t\(id)\t" + escape(encode(before)) + "\t" + escape(encode(after)))
+                }
+            }
+            for r in step.rules {
+                out.append("U\t\(r.index)\t" + (r.before.map { "1" + escape($0.definition) } ?? "0") + "\t"
+                           + (r.after.map { "1" + escape($0.definition) } ?? "0"))
+            }
+            if let s = step.setting { out.append("V\t" + [s.name, s.before, s.after].map(escape).joined(separator: "\t")) }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    enum Failure: Error { case unreadable, stale }
+
+    /// Reads the steps back against `ledger` (names interned into its tables as needed).
+    static func read(_ text: String, fingerprint: String, ledger: inout Ledger) throws(Failure) -> [Session.Step] {
+        let lines = text.split(separator: "\n")
+        guard lines.first.map(String.init) == magic else { throw .unreadable }
+        guard lines.count > 1, lines[1] == "F\t" + fingerprint else { throw .stale }
+        var categoryID: [UInt32: UInt32] = [0: 0]
+        var steps: [Session.Step] = []
+        var changes = ChangeSet()
+        func finish() {
+            if !steps.isEmpty { steps[steps.count - 1].changes = changes }
+            changes = ChangeSet()
+        }
+        for line in lines.dropFirst(2) {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            switch f.first {
+            case "C":
+                guard f.count == 4, let id = UInt32(f[1]) else { throw .unreadable }
+                let name = unescape(f[3])
+                if f[2] == "L" {
+                    guard let now = ledger.categories.id(of: name) else { throw .stale }
+                    categoryID[id] = now
+                } else {
+                    var hidden = Category(name: name, isDefault: false)
+                    hidden.isDeleted = true
+                    categoryID[id] = ledger.categories.add(hidden)
+                }
+            case "S":
+                guard f.count == 5, let time = Int(f[1]) else { throw .unreadable }
+                finish()
+                steps.append(Session.Step(command: unescape(f[2]), replay: unescape(f[3]), summary: unescape(f[4]),
+                                          changes: ChangeSet(), time: time, isEarlier: true))
+            case "R":
+                guard f.count == 5, let row = Int(f[1]), row >= 0, row < ledger.count, let raw = UInt8(f[2]),
+                      let field = ChangeSet.Field(rawValue: raw), !steps.isEmpty else { throw .unreadable }
+                func value(_ s: Substring) throws(Failure) -> UInt32 {
+                    switch field {
+                    case .intent:
+                        guard let v = UInt32(s), v <= 4 else { throw .unreadable }
+                        return v
+                    case .category:
+                        guard let v = UInt32(s), let id = categoryID[v] else { throw .unreadable }
+                        return id
+                    case .tags:
+                        let names = unescape(s).split(separator: tagSeparator).map(String.init)
+                        return ledger.internTagSet(names)
+                    case .note:
+                        return s.isEmpty ? 0 : ledger.notes.intern(unescape(s))
+                    }
+                }
+                changes.record(row: row, field: field, before: try value(f[3]), after: try value(f[4]))
+            case "T":
+                guard f.count == 4, let old = UInt32(f[1]), let id = categoryID[old],
+                      let before = decodeCategory(unescape(f[2])), let after = decodeCategory(unescape(f[3])) else { throw .unreadable }
+                changes.record(.setCategory(id: id, before: before, after: after))
+            case "U":
+                guard f.count == 4, let index = Int(f[1]), !steps.isEmpty else { throw .unreadable }
+                func rule(_ s: Substring) throws(Failure) -> Rule? {
+                    guard s.first == "1" else { return nil }
+                    guard let r = Session.parseRuleDefinition(unescape(s.dropFirst())) else { throw .unreadable }
+                    return r
+                }
+                steps[steps.count - 1].rules.append(RuleEdit(index: index, before: try rule(f[2]), after: try rule(f[3])))
+            case "V":
+                guard f.count == 4, !steps.isEmpty else { throw .unreadable }
+                steps[steps.count - 1].setting = SettingEdit(name: unescape(f[1]), before: unescape(f[2]), after: unescape(f[3]))
+            default:
+                throw .unreadable
+            }
+        }
+        finish()
+        return steps
+    }
+}
+
+extension Session {
+    /// A rule from its `rule NAME QUERY => ACTIONS` definition, or nil when it does not read.
+    static func parseRuleDefinition(_ text: String) -> Rule? {
+        guard let words = try? Lexer.words(in: text), words.count >= 3, words[0].text == "rule",
+              let (queryWords, arrow, actionWords) = RuleParser.split(Array(words.dropFirst(2))),
+              let query = try? QueryParser.parse(queryWords),
+              let actions = try? RuleParser.actions(actionWords, arrow: arrow) else { return nil }
+        let queryText = queryWords.map(\.raw).joined(separator: " ")
+        return Rule(name: words[1].text, queryText: queryText.isEmpty ? "date:..9999" : queryText, query: query, actions: actions)
+    }
+
+    /// Brings back the steps of earlier sessions when the file is as tagsh last saved it.
+    func loadHistory() {
+        guard let path = file?.path, let current = ledger else { return }
+        let historyPath = HistoryFile.path(for: path)
+        guard FileIO.exists(historyPath) else { return }
+        guard let bytes = try? FileIO.read(historyPath).bytes, let document = file?.document else {
+            historyNote = "\(historyPath) could not be read"
+            return
+        }
+        var working = current
+        do throws(HistoryFile.Failure) {
+            let earlier = try HistoryFile.read(String(decoding: bytes, as: UTF8.self),
+                                               fingerprint: HistoryFile.fingerprint(document.bytes), ledger: &working)
+            ledger = working
+            steps = earlier
+            position = earlier.count
+            savedPosition = earlier.count
+        } catch .stale {
+            historyNote = "the steps of earlier sessions are not available: \(path) changed since tagsh saved it"
+        } catch {
+            historyNote = "the steps of earlier sessions are not available: \(historyPath) is damaged"
+        }
+    }
+
+    /// Writes the steps that lead to the file as just saved.
+    func writeHistory(path: String, bytes: [UInt8]) throws(ShellError) {
+        guard let ledger else { return }
+        let historyPath = HistoryFile.path(for: path)
+        if position == 0 {
+            unlink(historyPath)
+            return
+        }
+        let text = HistoryFile.render(steps[0..<position], ledger: ledger, fingerprint: HistoryFile.fingerprint(bytes))
+        do throws(FileError) { try FileIO.writeAtomically(Array(text.utf8), to: historyPath) } catch { throw .file(error) }
+    }
+}

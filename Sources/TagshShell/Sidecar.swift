@@ -1,0 +1,162 @@
+import TagshFormats
+import TagshModel
+import TagshQuery
+
+/// The sidecar `LEDGER.tagsh`: custom categories, rules and settings as tagsh
+/// commands. It is the person's file as much as tagsh's.
+///
+/// Loading it runs each command quietly and goes on past a bad one (reported
+/// as FILE:LINE). Saving rewrites it minimally: a line stays byte for byte
+/// unless what it declares changed; a line tagsh did not understand, a
+/// comment, or a command it does not own (`set color never`) is kept as
+/// written; new declarations are appended.
+struct Sidecar {
+    /// One command (its physical lines, continuations included) or one blank or comment line.
+    struct Chunk {
+        var text: String
+        /// The first physical line, for FILE:LINE.
+        var line: Int
+        /// The joined command, nil for blank and comment lines.
+        var command: String?
+        /// What the command declares (`rule:coffee`), nil when it declares nothing tagsh owns.
+        var key: String?
+    }
+
+    var path: String
+    var chunks: [Chunk] = []
+    /// The file's bytes as read (nil: there is no file yet).
+    var original: [UInt8]?
+
+    init(path: String) {
+        self.path = path
+        guard FileIO.exists(path), let bytes = try? FileIO.read(path).bytes else { return }
+        original = bytes
+        var reader = ScriptReader()
+        var pendingLines: [String] = []
+        var pendingStart = 0
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for (i, raw) in lines.enumerated() {
+            let number = i + 1
+            if pendingLines.isEmpty { pendingStart = number }
+            pendingLines.append(String(raw))
+            if let (command, _) = reader.feed(String(raw), lineNumber: number) {
+                chunks.append(Chunk(text: pendingLines.joined(separator: "\n"), line: pendingStart, command: command,
+                                    key: Sidecar.key(of: command)))
+                pendingLines = []
+            } else if reader.pending == nil {
+                chunks.append(Chunk(text: pendingLines.joined(separator: "\n"), line: pendingStart, command: nil, key: nil))
+                pendingLines = []
+            }
+        }
+        if !pendingLines.isEmpty, let (command, _) = reader.finish() {
+            chunks.append(Chunk(text: pendingLines.joined(separator: "\n"), line: pendingStart, command: command,
+                                key: Sidecar.key(of: command)))
+        }
+    }
+
+    /// What a command declares, as the key `declarations` uses.
+    static func key(of command: String) -> String? {
+        guard let words = try? Lexer.words(in: command).map(\.text), let first = words.first?.lowercased() else { return nil }
+        switch first {
+        case "category" where words.count >= 3 && words[1].lowercased() == "new":
+            return "category:" + words[2].lowercased()
+        case "rule" where words.count >= 2 && !["show", "delete", "check"].contains(words[1].lowercased()):
+            return "rule:" + words[1]
+        case "set" where words.count == 3 && SettingEdit.persisted.contains(words[1].lowercased()):
+            return "set:" + words[1].lowercased()
+        default:
+            return nil
+        }
+    }
+
+    /// The new text: unchanged declarations and every line tagsh does not own
+    /// kept as written, changed ones rewritten in place, removed ones dropped,
+    /// new ones appended. `baseline` is what the session declared when the file was read.
+    func render(declarations: [(key: String, text: String)], baseline: [String: String]) -> [UInt8] {
+        let desired = Dictionary(declarations.map { ($0.key, $0.text) }, uniquingKeysWith: { a, _ in a })
+        let order = Dictionary(declarations.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        let inFile = Set(chunks.compactMap(\.key))
+        var emitted = Set<String>()
+        var out: [String] = []
+        for chunk in chunks {
+            guard let key = chunk.key else { out.append(chunk.text); continue }
+            let now = desired[key], then = baseline[key]
+            // A new declaration that comes before this one (a rule deleted and brought back by undo) goes here,
+            // so rules keep their order.
+            if now != nil, let at = order[key] {
+                for d in declarations[..<at] where !inFile.contains(d.key) && !emitted.contains(d.key) {
+                    out.append(d.text)
+                    emitted.insert(d.key)
+                }
+            }
+            if now == then {
+                // Unchanged, or never understood by this session (a bad line, or --no-init): kept as written.
+                out.append(chunk.text)
+                if now != nil { emitted.insert(key) }
+            } else if let now, !emitted.contains(key) {
+                out.append(now)
+                emitted.insert(key)
+            }
+            // Otherwise the declaration was removed (or is a duplicate of one rewritten above): dropped.
+        }
+        let new = declarations.filter { !emitted.contains($0.key) }.map(\.text)
+        if out.isEmpty || original == nil {
+            if new.isEmpty { return [] }
+            out = ["# tagsh sidecar: custom categories, rules and settings, sourced when the ledger is opened",
+                   "# and rewritten by `save` (lines it does not understand are kept as they are)."] + new + [""]
+        } else if !new.isEmpty {
+            // Before the final newline, if the file has one.
+            if out.last == "" { out.removeLast(); out += new + [""] } else { out += new + [""] }
+        }
+        return Array(out.joined(separator: "\n").utf8)
+    }
+}
+
+extension Session {
+    /// The sidecar commands that describe the session's own state, in order:
+    /// categories (those the ledger's file does not bring by itself), rules,
+    /// persisted settings that differ from the defaults.
+    func declarations() -> [(key: String, text: String)] {
+        guard let ledger else { return [] }
+        var out: [(String, String)] = []
+        var used = [Bool](repeating: false, count: Int(ledger.categories.ids.upperBound))
+        for c in ledger.category where Int(c) < used.count { used[Int(c)] = true }
+        for id in ledger.categories.liveIDs where !ledger.categories[id].isDefault {
+            let c = ledger.categories[id]
+            // A category the file itself brings (used by a row, or declared there) comes back without help.
+            if (used[Int(id)] || fileCategories.contains(id)) && c.color == nil && c.icon == nil { continue }
+            var line = "category new " + Lexer.quote(c.name)
+            if let color = c.color { line += " --color " + Lexer.quote(color.description) }
+            if let icon = c.icon { line += " --icon " + Lexer.quote(String(icon)) }
+            out.append(("category:" + c.name.lowercased(), line))
+        }
+        for rule in rules { out.append(("rule:" + rule.name, rule.definition)) }
+        let defaults = Settings()
+        if settings.maxTags != defaults.maxTags { out.append(("set:max-tags", "set max-tags \(settings.maxTags)")) }
+        if settings.sample != defaults.sample { out.append(("set:sample", "set sample \(settings.sample)")) }
+        return out
+    }
+
+    /// Runs the sidecar's commands: quietly, journalling nothing, going on past a bad line.
+    func load(_ sidecar: Sidecar) {
+        loading = .sidecar
+        defer { loading = nil }
+        for chunk in sidecar.chunks {
+            guard let command = chunk.command else { continue }
+            execute(command, origin: (sidecar.path, chunk.line))
+        }
+    }
+
+    /// Rewrites the sidecar beside the ledger when what it declares changed.
+    func writeSidecar() throws(ShellError) {
+        guard var sidecar else { return }
+        let now = declarations()
+        let bytes = sidecar.render(declarations: now, baseline: sidecarBaseline)
+        if bytes != (sidecar.original ?? []) {
+            do throws(FileError) { try FileIO.writeAtomically(bytes, to: sidecar.path) } catch { throw .file(error) }
+            sidecar = Sidecar(path: sidecar.path)
+            self.sidecar = sidecar
+        }
+        sidecarBaseline = Dictionary(now.map { ($0.key, $0.text) }, uniquingKeysWith: { a, _ in a })
+    }
+}

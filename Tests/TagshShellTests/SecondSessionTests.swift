@@ -1,0 +1,420 @@
+import Foundation
+import Testing
+import TagshModel
+@testable import TagshShell
+
+/// The second session: save, reopen, change, save again, open another file.
+/// Every state is compared as text, so a change that is lost anywhere shows.
+struct LedgerState: Equatable, CustomStringConvertible {
+    var transactions: [Transaction]
+    var categories: [String]
+    var rules: [String]
+    var settings: [String]
+
+    init(_ session: Session) {
+        let l = session.ledger ?? Ledger()
+        transactions = (0..<l.count).map(l.transaction)
+        categories = l.categories.liveIDs.map {
+            let c = l.categories[$0]
+            return "\(c.name) \(c.color?.description ?? "-") \(c.icon.map(String.init) ?? "-")"
+        }.sorted() // the order categories are found in is not state
+        rules = session.rules.map(\.definition)
+        settings = ["max-tags \(session.settings.maxTags)", "sample \(session.settings.sample)"]
+    }
+
+    var description: String {
+        transactions.map { "\($0.id) \($0.intent?.description ?? "-") \($0.category ?? "-") \($0.tags) \($0.note ?? "-")" }
+            .joined(separator: "\n") + "\n" + categories.joined(separator: ", ") + "\n" + rules.joined(separator: "\n")
+            + "\n" + settings.joined(separator: ", ")
+    }
+}
+
+/// Small ledgers in each format; transaction 2 can take every annotation, and
+/// in the text formats the Supplies account appears only in a multi-posting transaction.
+enum SmallLedgers {
+    static let csv = """
+        Date,Description,Amount
+        2024-01-02,STARBUCKS 1234,-4.75
+        2024-01-03,REWE SAGT DANKE,-30.10
+        2024-01-04,PET SHOP,-12.00
+
+        """
+    static let journal = """
+        ; a small journal
+        account Expenses:Food
+        account Expenses:Groceries
+
+        2024-01-02 STARBUCKS 1234  ; coffee:
+            Expenses:Food          $4.75
+            Assets:Checking
+
+        2024-01-03 REWE SAGT DANKE
+            Expenses:Groceries    $30.10
+            Assets:Checking
+
+        2024-01-04 Office run
+            Expenses:Supplies     $12.00
+            Expenses:Food          $3.00
+            Assets:Checking
+
+        """
+    static let beancount = """
+        option "operating_currency" "USD"
+
+        2024-01-01 open Assets:Checking
+        2024-01-01 open Expenses:Food
+        2024-01-01 open Expenses:Groceries
+        2024-01-01 open Expenses:Supplies
+
+        2024-01-02 * "STARBUCKS 1234" #coffee
+          Expenses:Food          4.75 USD
+          Assets:Checking
+
+        2024-01-03 * "REWE SAGT DANKE"
+          Expenses:Groceries    30.10 USD
+          Assets:Checking
+
+        2024-01-04 * "Office run"
+          Expenses:Supplies     12.00 USD
+          Expenses:Food          3.00 USD
+          Assets:Checking
+
+        """
+    static let files = [("l.csv", csv), ("l.journal", journal), ("l.beancount", beancount)]
+
+    /// A fresh folder holding `name` with `text`; returns the file's path.
+    static func scratch(_ name: String, _ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-second-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+func bytes(_ path: String) -> Data? { try? Data(contentsOf: URL(fileURLWithPath: path)) }
+
+struct ReopenMatrixTests {
+    /// A mutating command and what must run (and be saved) before it.
+    struct Case: CustomStringConvertible, Sendable {
+        var setup: [String]
+        var command: String
+        var description: String { (setup + [command]).joined(separator: "; ") }
+    }
+
+    static let cases: [Case] = [
+        Case(setup: [], command: "tag 2 +trip/rome +Work"),
+        Case(setup: ["tag 2 +gift"], command: "tag 2 -gift"),
+        Case(setup: [], command: "intent 2 want"),
+        Case(setup: ["intent 2 need"], command: "intent 2 none"),
+        Case(setup: [], command: "note 2 'weekly shop with Anna'"),
+        Case(setup: ["note 2 something"], command: "note 2 ''"),
+        Case(setup: [], command: "category 2 Food"),
+        Case(setup: [], command: "category new Pets --color orange --icon P"),
+        Case(setup: ["category new Pets"], command: "category 2 Pets"),
+        Case(setup: ["category new Pets", "category 2 Pets"], command: "category rename Pets Animals"),
+        Case(setup: ["category new Pets --color teal", "category 2 Pets"], command: "category delete Pets --reassign Food"),
+        Case(setup: ["category new Pets"], command: "category delete Pets"),
+        Case(setup: ["tag 2 +shop"], command: "tags rename shop store"),
+        Case(setup: ["tag 2 +shop"], command: "tags delete shop"),
+        Case(setup: [], command: "rule cafes desc:starbucks => +cafe, intent want"),
+        Case(setup: ["rule cafes desc:starbucks => +cafe"], command: "rule cafes desc:/starbucks|peet/ => +coffee"),
+        Case(setup: ["rule cafes desc:starbucks => +cafe", "rule shop rewe => intent need"], command: "rule delete cafes"),
+        Case(setup: ["rule shop rewe => intent need, +groceries"], command: "apply shop"),
+        Case(setup: [], command: "apply desc:rewe => +weekly, note 'big shop'"),
+        Case(setup: [], command: "set max-tags 12"),
+        Case(setup: ["set sample 9"], command: "set sample 5"),
+    ]
+
+    static let arguments: [(String, Case)] = SmallLedgers.files.flatMap { f in cases.map { (f.0, $0) } }
+
+    @Test(arguments: arguments)
+    func commandSurvivesSaveAndReopenAndUndoes(_ file: String, _ c: Case) throws {
+        let text = try #require(SmallLedgers.files.first { $0.0 == file }?.1)
+        let path = try SmallLedgers.scratch(file, text)
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+
+        // First session: the setup, saved.
+        let first = BufferSink()
+        let one = Session(sink: first)
+        try #require(one.execute("open \(path)") == .ok, "\(first.err)")
+        for line in c.setup { try #require(one.execute(line) == .ok, "\(file): \(line): \(first.err)") }
+        try #require(one.execute("save") == .ok, "\(first.err)")
+        one.close()
+
+        // Second session: the command, saved.
+        let second = BufferSink()
+        let two = Session(sink: second)
+        try #require(two.execute("open \(path)") == .ok)
+        #expect(second.out.isEmpty && second.err.hasPrefix("opened"), "\(file) [\(c)]: output on open: \(second.combined)")
+        let before = LedgerState(two)
+        second.reset()
+        try #require(two.execute(c.command) == .ok, "\(file): \(c.command): \(second.err)")
+        #expect(two.hasUnsavedChanges, "\(file) [\(c)]: not an unsaved change")
+        let after = LedgerState(two)
+        #expect(after != before, "\(file) [\(c)]: the command changed nothing")
+        try #require(two.execute("save") == .ok, "\(file) [\(c)]: \(second.err)")
+        two.close()
+
+        // Third session: the saved state, nothing pending, nothing printed, and undo reverts the command.
+        let third = BufferSink()
+        let three = Session(sink: third)
+        try #require(three.execute("open \(path)") == .ok)
+        #expect(third.out.isEmpty && !third.err.contains("recover") && !third.err.contains("error"),
+                "\(file) [\(c)]: output on open: \(third.combined)")
+        #expect(three.pendingRecovery == nil)
+        #expect(!FileManager.default.fileExists(atPath: Session.recoveryPath(for: path)))
+        #expect(LedgerState(three) == after, "\(file) [\(c)]: reopened state differs:\n\(LedgerState(three))\nwanted:\n\(after)")
+        #expect(!three.hasUnsavedChanges)
+        // A second save with no change leaves the ledger and its sidecar as they are.
+        let ledgerBytes = bytes(path), sidecarBytes = bytes(Session.sidecarPath(for: path))
+        #expect(three.execute("save") == .ok)
+        #expect(bytes(path) == ledgerBytes, "\(file) [\(c)]: a no-op save changed the ledger")
+        #expect(bytes(Session.sidecarPath(for: path)) == sidecarBytes, "\(file) [\(c)]: a no-op save changed the sidecar")
+        third.reset()
+        #expect(three.execute("undo") == .ok, "\(file) [\(c)]: \(third.err)")
+        #expect(LedgerState(three) == before, "\(file) [\(c)]: undo after reopen:\n\(LedgerState(three))\nwanted:\n\(before)")
+        #expect(three.execute("save") == .ok, "\(third.err)")
+        three.close()
+        // And the undone state is what the next session finds.
+        let four = Session(sink: BufferSink())
+        try #require(four.execute("open \(path)") == .ok)
+        #expect(LedgerState(four) == before, "\(file) [\(c)]: reopened after undo:\n\(LedgerState(four))\nwanted:\n\(before)")
+    }
+}
+
+struct SecondSessionTests {
+    /// Problem 1: a saved category and rule must not look like an unsaved session on the next open.
+    @Test(arguments: SmallLedgers.files.map(\.0))
+    func aSavedSidecarIsNotARecovery(_ file: String) throws {
+        let text = try #require(SmallLedgers.files.first { $0.0 == file }?.1)
+        let path = try SmallLedgers.scratch(file, text)
+        let one = Session(sink: BufferSink())
+        one.execute("open \(path)")
+        one.execute("category new Cafes --color #6f4e37 --icon ☕")
+        one.execute("rule r1 starbucks => +coffee, intent want")
+        #expect(one.execute("save") == .ok)
+        one.close()
+        for _ in 0..<3 {
+            let sink = BufferSink()
+            let s = Session(sink: sink)
+            #expect(s.execute("open \(path)") == .ok)
+            #expect(!sink.err.contains("recover"), "\(sink.err)")
+            #expect(s.execute("tag 2 +treat") == .ok, "\(sink.err)")
+            #expect(s.execute("undo") == .ok)
+            s.close()
+            #expect(!FileManager.default.fileExists(atPath: Session.recoveryPath(for: path)))
+        }
+    }
+
+    /// Problem 1: opening B after A writes nothing of B into A's journal, and no journal is left behind.
+    @Test func openingAnotherFileWritesNoJournal() throws {
+        let a = try SmallLedgers.scratch("a.csv", SmallLedgers.csv)
+        let b = (a as NSString).deletingLastPathComponent + "/b.csv"
+        try SmallLedgers.csv.write(toFile: b, atomically: true, encoding: .utf8)
+        try "category new Cafes --color teal\nrule r1 starbucks => +coffee\n".write(toFile: b + ".tagsh", atomically: true, encoding: .utf8)
+        let s = Session(sink: BufferSink())
+        s.execute("open \(a)")
+        s.execute("tag 1 +x")
+        #expect(FileManager.default.fileExists(atPath: Session.recoveryPath(for: a)))
+        #expect(s.execute("open \(b)") == .ok)
+        #expect(!FileManager.default.fileExists(atPath: Session.recoveryPath(for: a)))
+        #expect(!FileManager.default.fileExists(atPath: Session.recoveryPath(for: b)))
+        #expect(s.rules.map(\.name) == ["r1"] && !s.hasUnsavedChanges)
+    }
+
+    /// Problem 2: --no-init never empties the sidecar; what the session adds is appended.
+    @Test func noInitKeepsTheSidecar() throws {
+        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
+        let sidecar = "# mine\ncategory new Cafes --color teal\nrule r1 starbucks => +coffee\nset max-tags 12\n"
+        try sidecar.write(toFile: path + ".tagsh", atomically: true, encoding: .utf8)
+        let s = Session(sink: BufferSink())
+        s.sourcesSidecar = false
+        s.execute("open \(path)")
+        #expect(s.rules.isEmpty)
+        s.execute("tag 1 +x")
+        #expect(s.execute("save") == .ok)
+        #expect(try String(contentsOfFile: path + ".tagsh", encoding: .utf8) == sidecar)
+        s.execute("rule r2 rewe => +groceries")
+        #expect(s.execute("save") == .ok)
+        #expect(try String(contentsOfFile: path + ".tagsh", encoding: .utf8) == sidecar + "rule r2 rewe => +groceries\n")
+    }
+
+    /// Problem 2: a bad line is reported with FILE:LINE, the lines after it load, and a save keeps it.
+    @Test func aBadSidecarLineIsReportedAndKept() throws {
+        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
+        let sidecar = """
+            # my rules
+            rule r1 starbucks => +coffee
+            rule r2 @ => +x
+            this is not a command
+            category new Cafes --color teal
+            set sample 7
+            set color never
+            rule r3 rewe => \\
+              +groceries, intent need
+
+            """
+        try sidecar.write(toFile: path + ".tagsh", atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        #expect(s.execute("open \(path)") == .ok)
+        #expect(sink.out.isEmpty, "sourcing printed: \(sink.out)")
+        #expect(sink.err.contains("\(path).tagsh:3:"), "\(sink.err)")
+        #expect(sink.err.contains("\(path).tagsh:4:"), "\(sink.err)")
+        #expect(s.rules.map(\.name) == ["r1", "r3"])
+        #expect(s.settings.sample == 7)
+        #expect(!s.hasUnsavedChanges)
+        // A no-op save keeps the sidecar byte for byte; a change rewrites only its own line.
+        #expect(s.execute("save") == .ok)
+        #expect(try String(contentsOfFile: path + ".tagsh", encoding: .utf8) == sidecar)
+        #expect(s.execute("rule r1 desc:/starbucks|peet/ => +coffee") == .ok)
+        #expect(s.execute("rule delete r3") == .ok)
+        #expect(s.execute("save") == .ok)
+        let expected = sidecar.replacingOccurrences(of: "rule r1 starbucks => +coffee", with: "rule r1 desc:/starbucks|peet/ => +coffee")
+            .replacingOccurrences(of: "rule r3 rewe => \\\n  +groceries, intent need\n", with: "")
+        #expect(try String(contentsOfFile: path + ".tagsh", encoding: .utf8) == expected)
+    }
+
+    /// Problem 2: tagsh never writes a line the next open refuses (a category the journal brings itself).
+    @Test(arguments: ["l.journal", "l.beancount"])
+    func aCategoryFromTheFileIsNotRedeclared(_ file: String) throws {
+        let text = try #require(SmallLedgers.files.first { $0.0 == file }?.1)
+        let path = try SmallLedgers.scratch(file, text)
+        let one = Session(sink: BufferSink())
+        one.execute("open \(path)")
+        #expect(one.ledger?.categories.id(of: "Supplies") != nil)
+        one.execute("rule r1 starbucks => +coffee")
+        #expect(one.execute("save") == .ok)
+        let written = try String(contentsOfFile: path + ".tagsh", encoding: .utf8)
+        #expect(!written.contains("category new"), "\(written)")
+        let sink = BufferSink()
+        let two = Session(sink: sink)
+        two.execute("open \(path)")
+        #expect(!sink.err.contains("error"), "\(sink.err)")
+    }
+
+    /// Problem 2: a rule on the selection would mean something else next time: refused.
+    @Test func aRuleCannotUseTheSelection() {
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.openDemo()
+        s.execute("select starbucks")
+        #expect(s.execute("rule r @ => +x") == .failed(1))
+        #expect(sink.err.contains("a rule cannot use @"))
+        #expect(s.rules.isEmpty)
+    }
+
+    /// Problem 3: open with unsaved changes warns once at the prompt, like quit.
+    @Test func openWarnsAboutUnsavedChanges() throws {
+        let a = try SmallLedgers.scratch("a.csv", SmallLedgers.csv)
+        let b = (a as NSString).deletingLastPathComponent + "/b.csv"
+        try SmallLedgers.csv.write(toFile: b, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.isInteractive = true
+        s.execute("open \(a)")
+        s.execute("tag 1 +x")
+        #expect(s.execute("open \(b)") == .failed(1))
+        #expect(sink.err.contains("a.csv has unsaved changes: `save` keeps them; `open` again to discard them"))
+        #expect(s.file?.displayName == "a.csv" && s.hasUnsavedChanges)
+        #expect(s.execute("open \(b)") == .ok)
+        #expect(s.file?.displayName == "b.csv" && !s.hasUnsavedChanges)
+    }
+
+    /// Problem 4: preview changes nothing a person can see.
+    @Test func previewChangesNothing() throws {
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.openDemo()
+        s.execute("info")
+        let info = sink.out
+        s.execute("export --format json /dev/stdout")
+        sink.reset()
+        let tagsBefore = s.ledger?.usedTagIDs().count
+        #expect(s.execute("preview desc:zz => +phantom-tag, category Travel") == .ok)
+        #expect(sink.out.contains("phantom-tag"))
+        sink.reset()
+        s.execute("info")
+        #expect(sink.out == info)
+        #expect(s.ledger?.usedTagIDs().count == tagsBefore)
+        #expect(s.steps.isEmpty && !s.hasUnsavedChanges)
+        // The bare apply still commits what was previewed, names included.
+        #expect(s.execute("apply") == .ok)
+        #expect(s.ledger.map { l in (0..<l.count).contains { l.tagNames($0).contains("phantom-tag") } } == true)
+    }
+
+    /// Problem 5: defining and deleting rules are undo steps.
+    @Test func rulesAreUndoSteps() {
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.openDemo()
+        s.execute("rule r1 starbucks => +coffee")
+        #expect(s.steps.count == 1 && s.hasUnsavedChanges)
+        s.execute("rule r1 starbucks => +cafe")
+        s.execute("rule r2 rewe => +groceries")
+        s.execute("rule delete r1")
+        #expect(s.rules.map(\.definition) == ["rule r2 rewe => +groceries"])
+        s.execute("undo")
+        #expect(s.rules.map(\.definition) == ["rule r1 starbucks => +cafe", "rule r2 rewe => +groceries"])
+        s.execute("undo 2")
+        #expect(s.rules.map(\.definition) == ["rule r1 starbucks => +coffee"])
+        s.execute("undo")
+        #expect(s.rules.isEmpty && !s.hasUnsavedChanges)
+        s.execute("redo 4")
+        #expect(s.rules.map(\.definition) == ["rule r2 rewe => +groceries"])
+        sink.reset()
+        s.execute("history")
+        #expect(sink.out.contains("rule delete r1"))
+    }
+
+    /// Persistent history: the steps of earlier sessions are listed and undone, unless the file changed.
+    @Test func historySurvivesReopenUnlessTheFileChanged() throws {
+        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
+        let one = Session(sink: BufferSink())
+        one.clock = { 1_700_000_000 }
+        one.execute("open \(path)")
+        one.execute("tag 1 +coffee")
+        one.execute("intent 1 want")
+        one.execute("save")
+        let sink = BufferSink()
+        let two = Session(sink: sink)
+        two.execute("open \(path)")
+        two.execute("blame 1")
+        #expect(sink.out.contains("step 2: intent 1 want"), "\(sink.out)")
+        sink.reset()
+        two.execute("history")
+        #expect(sink.out.contains("tag 1 +coffee") && sink.out.contains("SESSION"), "\(sink.out)")
+        #expect(two.execute("undo 2") == .ok)
+        #expect(LedgerState(two).transactions[0].tags.isEmpty && two.ledger?.intentValue(0) == nil)
+        two.close()
+
+        // Edited elsewhere: the earlier steps are not used, and the person is told why.
+        try (SmallLedgers.csv + "2024-01-05,LATE ADDITION,-1.00\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let third = BufferSink()
+        let three = Session(sink: third)
+        three.execute("open \(path)")
+        #expect(three.steps.isEmpty)
+        #expect(three.execute("undo") == .failed(1))
+        #expect(third.err.contains("changed since tagsh saved it"), "\(third.err)")
+    }
+
+    /// Recovery replays into the same journal, so a second crash loses nothing either.
+    @Test func recoverKeepsJournalling() throws {
+        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
+        let one = Session(sink: BufferSink())
+        one.execute("open \(path)")
+        one.execute("tag 1 +a")
+        // No close(): the session "crashed".
+        let two = Session(sink: BufferSink())
+        two.execute("open \(path)")
+        #expect(two.pendingRecovery != nil)
+        #expect(two.execute("recover") == .ok)
+        two.execute("tag 2 +b")
+        let three = Session(sink: BufferSink())
+        three.execute("open \(path)")
+        #expect(three.execute("recover") == .ok)
+        #expect(three.ledger?.tagNames(0) == ["a"] && three.ledger?.tagNames(1) == ["b"])
+        #expect(three.steps.count == 2)
+    }
+}
