@@ -418,3 +418,22 @@ struct SecondSessionTests {
         #expect(three.steps.count == 2)
     }
 }
+
+/// Commands describe changes; only `Session.commit` (and undo/redo) change the ledger, rules and
+/// persisted settings. A command file that assigns them directly would skip the journal and the undo stack.
+struct OneChangePathTests {
+    static let commandsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/TagshShell/Commands")
+
+    @Test func noCommandAssignsSessionStateDirectly() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.commandsFolder.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10)
+        let pattern = try Regex(#"session\.(ledger|rules|settings|steps|position|savedPosition|pendingRecovery)\??(\.[A-Za-z]+)*\s*(=[^=]|\+=|-=|\.(append|remove|insert))"#)
+        for f in files {
+            let text = try String(contentsOf: Self.commandsFolder.appendingPathComponent(f), encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains(pattern) {
+                Issue.record("\(f):\(n + 1): assigns session state outside Session.commit: \(line)")
+            }
+        }
+    }
+}

@@ -11,7 +11,9 @@ extension Commands {
             else its content. A file that cannot be read is not opened at all: the error names the line and \
             column. With --skip-bad the readable records are loaded and the others are listed. \
             --date-format forces the order of CSV dates (%Y-%m-%d, %m/%d/%Y, %d/%m/%Y, %d.%m.%Y). \
-            The sidecar FILE.tagsh, if present, is sourced after opening (unless tagsh was started with --no-init).
+            The sidecar FILE.tagsh, if present, is sourced quietly after opening (unless tagsh was started with \
+            --no-init); a line that fails is reported as FILE.tagsh:LINE and the others still load. With unsaved \
+            changes, open at the prompt warns once; a second open discards them.
             """,
         options: [
             .init("format", value: "FMT", "read the file as csv, journal, beancount or json"),

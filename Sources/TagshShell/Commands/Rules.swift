@@ -9,8 +9,9 @@ extension Commands {
         details: """
             A rule is a recurring decision: a query and the actions for what it matches. Actions are \
             `category NAME`, `intent VALUE`, `+tag`, `-tag` and `note TEXT`, separated by commas. Defining a \
-            rule changes no transaction: `preview` shows what it would do and `apply` does it. Rules are kept \
-            in the sidecar LEDGER.tagsh when the ledger is saved.
+            rule changes no transaction: `preview` shows what it would do and `apply` does it. Defining, \
+            replacing and deleting a rule are undo steps; rules are kept in the sidecar LEDGER.tagsh when the \
+            ledger is saved. A rule's query cannot use @ (the selection is gone when the rule is next applied).
             """,
         examples: ["rule coffee desc:/starbucks|blue bottle/ => category Food, +coffee, intent want",
                    "rule show coffee", "rule delete coffee"],

@@ -10,7 +10,8 @@ extension Commands {
             save of a session keeps the original as FILE.bak. A file opened and saved with no change is \
             byte-identical. If the file changed on disk since it was opened, save refuses; --force overwrites it. \
             With FILE, writes a copy there in the same format (the demo ledger, which has no file, is then \
-            saved to FILE from then on).
+            saved to FILE from then on). Saving also rewrites the sidecar FILE.tagsh where what it declares \
+            changed (every other line kept), and writes the undo history to FILE.tagsh-history.
             """,
         options: [.init("force", "overwrite even if the file changed on disk since it was opened")],
         examples: ["save", "save --force", "save cleaned.csv"],

@@ -20,7 +20,8 @@ extension Commands {
     static let set = Command(
         name: "set", group: .session, usage: "[NAME VALUE]",
         summary: "show the settings, or change one",
-        details: "Settings: " + Settings().all.map { "\($0.name) (\($0.help))" }.joined(separator: "; ") + ".",
+        details: "Settings: " + Settings().all.map { "\($0.name) (\($0.help))" }.joined(separator: "; ")
+            + ". max-tags and sample belong to the ledger: changing them is an undo step and they are kept in its sidecar.",
         examples: ["set", "set max-tags 12", "set color never", "set width 100"],
         arguments: .settings
     ) { (inv: inout Invocation) throws(ShellError) in

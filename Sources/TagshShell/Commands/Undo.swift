@@ -7,7 +7,12 @@ extension Commands {
     static let undo = Command(
         name: "undo", group: .undo, usage: "[N]",
         summary: "undo the last N steps (default 1)",
-        details: "Every mutating command is one step, however many transactions it touched. `redo` brings undone steps back until a new change is made.",
+        details: """
+            Every change is one step, however many transactions it touched: annotations, categories, rule \
+            definitions and deletions, and the settings kept in the sidecar (max-tags, sample). `redo` brings \
+            undone steps back until a new change is made. Steps of earlier sessions, kept by `save` in \
+            LEDGER.tagsh-history, can be undone too while the file is the one tagsh saved.
+            """,
         examples: ["undo", "undo 3"],
         arguments: .none
     ) { (inv: inout Invocation) throws(ShellError) in
@@ -35,7 +40,9 @@ extension Commands {
         details: """
             With --script, prints the session's effective changes as a replayable script: the steps that are \
             applied (undone ones left out), with @ replaced by the ids it stood for, after the settings they \
-            depend on. Replaying it on the file as opened, then saving, gives the same file.
+            depend on. Replaying it on the file as opened, then saving, gives the same file. \
+            Steps of earlier sessions (read back from LEDGER.tagsh-history when the file is unchanged since \
+            tagsh saved it) are listed first, with the date of their session.
             """,
         options: [.init("script", "print the effective steps as a script")],
         examples: ["history", "history --script > cleanup.tagsh"]
