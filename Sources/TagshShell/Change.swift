@@ -92,6 +92,7 @@ extension Session {
         var done: [Step] = []
         for _ in 0..<min(n, position) {
             position -= 1
+            lowestEarlierPosition = min(lowestEarlierPosition, position)
             backward(steps[position])
             done.append(steps[position])
         }

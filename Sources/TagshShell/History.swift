@@ -231,6 +231,8 @@ extension Session {
             steps = earlier
             position = earlier.count
             savedPosition = earlier.count
+            earlierStepsAtOpen = earlier.count
+            lowestEarlierPosition = earlier.count
         } catch .stale {
             historyNote = "the steps of earlier sessions are not available: \(path) changed since tagsh saved it"
         } catch {

@@ -111,6 +111,10 @@ public final class Session {
     var loading: Loading? { didSet { updateStyle() } }
     /// Why the steps of earlier sessions were not read back, if they were not.
     var historyNote: String?
+    /// How many steps of earlier sessions were read back at open, and the fewest of them applied since
+    /// (for `history --script`, which replays this session's effect on the file as opened).
+    var earlierStepsAtOpen = 0
+    var lowestEarlierPosition = 0
 
     /// Bumped by every change to the ledger or the selection, so caches (completion) know when to refresh.
     public internal(set) var generation = 0
@@ -175,6 +179,8 @@ public final class Session {
         position = 0
         savedPosition = 0
         historyNote = nil
+        earlierStepsAtOpen = 0
+        lowestEarlierPosition = 0
     }
 
     /// Refuses, once, a command that would throw away unsaved changes (at the prompt; a script means it).

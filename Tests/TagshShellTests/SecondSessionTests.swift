@@ -399,6 +399,25 @@ struct SecondSessionTests {
         #expect(third.err.contains("changed since tagsh saved it"), "\(third.err)")
     }
 
+    /// `history --script` replays this session's effect on the file as opened, undoing earlier steps included.
+    @Test func historyScriptAfterUndoingIntoAnEarlierSession() throws {
+        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
+        let one = Session(sink: BufferSink())
+        one.execute("open \(path)")
+        one.execute("tag 1 +a")
+        one.execute("tag 2 +b")
+        one.execute("save")
+        one.close()
+        let sink = BufferSink()
+        let two = Session(sink: sink)
+        two.execute("open \(path)")
+        two.execute("undo")
+        two.execute("tag 1 +c")
+        sink.reset()
+        two.execute("history --script")
+        #expect(sink.out.split(separator: "\n").dropFirst() == ["undo 1", "tag 1 +c"], "\(sink.out)")
+    }
+
     /// Recovery replays into the same journal, so a second crash loses nothing either.
     @Test func recoverKeepsJournalling() throws {
         let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)

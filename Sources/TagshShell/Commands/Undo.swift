@@ -50,9 +50,13 @@ extension Commands {
         try inv.expectAtMost(0)
         let session = inv.session
         if inv.flag("script") {
-            inv.out.line("# tagsh script: \(plural(session.position, "step")) from `history --script`")
+            // This session's effect on the file as it was opened: earlier sessions' steps it undid, then its own.
+            let base = min(session.lowestEarlierPosition, session.position)
+            let undone = session.earlierStepsAtOpen - base
+            inv.out.line("# tagsh script: \(plural(session.position - base + (undone > 0 ? 1 : 0), "step")) from `history --script`")
             if session.settings.maxTags != Settings().maxTags { inv.out.line("set max-tags \(session.settings.maxTags)") }
-            for step in session.steps.prefix(session.position) { inv.out.line(step.replay) }
+            if undone > 0 { inv.out.line("undo \(undone)") }
+            for step in session.steps[base..<session.position] { inv.out.line(step.replay) }
             return
         }
         let s = inv.out.style
