@@ -14,68 +14,171 @@ public struct Command: Sendable {
         case session = "Scripting and session"
     }
 
-    /// What the words after the command name are, for completion.
-    public enum Arguments: Sendable, Equatable {
-        case none
+    /// One part of a command's grammar. Usage text, completion and the man page
+    /// are derived from these; commands check meaning (does rule X exist?) themselves.
+    public indirect enum Parameter: Sendable, Equatable {
+        /// A fixed word (`new`, `show`, `by`, `=>`).
+        case keyword(String)
+        /// TARGET: an id, a list with ranges, @ or all.
+        case target
+        /// `+NAME... -NAME...` for the tags of the TARGET before it.
+        case tagEdits
+        /// A query: every word up to the next keyword of the form.
         case query
+        /// The name of an existing rule; `many`: one or more.
+        case rule(many: Bool)
+        /// `ACTION, ...` after `=>`.
+        case actions
+        /// An existing category (`orNone`: or none); `customOnly`: a custom one.
+        case category(orNone: Bool, customOnly: Bool)
+        /// An existing tag.
+        case tag
+        /// One of these words.
+        case choice([String])
+        /// A file path.
         case file
+        /// A command name (or `query`).
         case command
-        case settings
-        case words
-        /// A TARGET, then `+tag` / `-tag` words.
-        case tags
-        /// A TARGET, then an intent.
-        case intents
-        /// A TARGET (or new/delete/rename), then a category.
-        case categories
-        /// Rule names.
-        case rules
+        /// A setting's name, then its value.
+        case setting, settingValue
+        /// A word with no completion, shown as its placeholder (ID, N, NAME, TEXT).
+        case value(String)
+        /// The rest of the line as free words (TEXT...).
+        case rest(String)
+        /// Parameters that may be left out.
+        case optional([Parameter])
+
+        /// How the parameter reads in a synopsis.
+        public var synopsis: String {
+            switch self {
+            case .keyword(let k): k
+            case .target: "TARGET"
+            case .tagEdits: "+NAME... -NAME..."
+            case .query: "QUERY"
+            case .rule(let many): many ? "RULE..." : "RULE"
+            case .actions: "ACTION, ..."
+            case .category(let orNone, _): orNone ? "NAME|none" : "NAME"
+            case .tag: "NAME"
+            case .choice(let words): words.joined(separator: "|")
+            case .file: "FILE"
+            case .command: "COMMAND|query"
+            case .setting: "NAME"
+            case .settingValue: "VALUE"
+            case .value(let p): p
+            case .rest(let p): p + "..."
+            case .optional(let ps): "[" + ps.map(\.synopsis).joined(separator: " ") + "]"
+            }
+        }
+
+        /// Whether the parameter takes every following word (up to a keyword of its form).
+        var isGreedy: Bool {
+            switch self {
+            case .tagEdits, .query, .actions, .rest: true
+            case .rule(let many): many
+            default: false
+            }
+        }
     }
 
-    /// An option such as `--limit N` or `--json`.
+    /// An option such as `--limit N` or `--json`, with the kind of value it takes.
     public struct Option: Sendable {
+        /// What follows the option: nothing, or a value checked before the command runs.
+        public enum Value: Sendable, Equatable {
+            case flag
+            /// A whole number in a range, shown as its placeholder (N).
+            case integer(String, ClosedRange<Int>)
+            /// One of these words (compared ignoring case).
+            case choice([String])
+            /// An existing category, or none.
+            case category
+            /// `#rrggbb` or a colour name.
+            case color
+            /// A CSV date order.
+            case dateFormat
+            /// Any text, shown as its placeholder.
+            case text(String)
+
+            public var placeholder: String? {
+                switch self {
+                case .flag: nil
+                case .integer(let p, _), .text(let p): p
+                case .choice(let words): words.joined(separator: "|")
+                case .category: "OTHER|none"
+                case .color: "C"
+                case .dateFormat: "FMT"
+                }
+            }
+        }
+
         public var name: String
-        /// The value's placeholder (`N`), or nil for a flag.
-        public var value: String?
+        public var value: Value
         public var help: String
 
-        public init(_ name: String, value: String? = nil, _ help: String) {
+        public init(_ name: String, _ value: Value, _ help: String) {
             self.name = name
             self.value = value
             self.help = help
         }
+
+        /// A flag: `--json`.
+        public init(_ name: String, _ help: String) {
+            self.init(name, .flag, help)
+        }
+
+        /// `--limit N`, `--json`.
+        public var label: String { "--" + name + (value.placeholder.map { " " + $0 } ?? "") }
     }
 
     public var name: String
     public var aliases: [String] = []
     public var group: Group
-    /// The synopsis after the name: `[QUERY] [--limit N]`.
-    public var usage: String
+    /// The forms the words after the name can take; the synopsis is derived from them and the options.
+    public var forms: [[Parameter]]
     /// One line for command lists.
     public var summary: String
     /// Paragraphs for `help NAME` and the man page.
     public var details: String = ""
     public var options: [Option] = []
     public var examples: [String] = []
-    public var arguments: Arguments = .none
     public var run: @Sendable (inout Invocation) throws(ShellError) -> Void
 
-    public init(name: String, aliases: [String] = [], group: Group, usage: String, summary: String,
-                details: String = "", options: [Option] = [], examples: [String] = [], arguments: Arguments = .none,
+    public init(name: String, aliases: [String] = [], group: Group, forms: [[Parameter]], summary: String,
+                details: String = "", options: [Option] = [], examples: [String] = [],
                 run: @escaping @Sendable (inout Invocation) throws(ShellError) -> Void) {
         self.name = name
         self.aliases = aliases
         self.group = group
-        self.usage = usage
+        self.forms = forms
         self.summary = summary
         self.details = details
         self.options = options
         self.examples = examples
-        self.arguments = arguments
         self.run = run
     }
 
+    /// The words after the name, for `help`, the man page and usage errors:
+    /// `[QUERY] [--limit N] [--sort date|amount|merchant]`.
+    public var usage: String {
+        let formText = forms.map { $0.map(\.synopsis).joined(separator: " ") }.filter { !$0.isEmpty }
+        var parts: [String] = []
+        if !formText.isEmpty {
+            let joined = formText.joined(separator: " | ")
+            parts.append(formText.count > 1 && !options.isEmpty ? "(" + joined + ")" : joined)
+        }
+        parts += options.map { "[" + $0.label + "]" }
+        return parts.joined(separator: " ")
+    }
+
     public var synopsis: String { usage.isEmpty ? name : name + " " + usage }
+
+    /// One line per form, for `help COMMAND`: `apply [RULE...] [--all]`, `apply QUERY => ACTION, ... [--all]`.
+    public var synopsisLines: [String] {
+        let opts = options.map { " [" + $0.label + "]" }.joined()
+        return forms.map { form in
+            let words = form.map(\.synopsis).joined(separator: " ")
+            return name + (words.isEmpty ? "" : " " + words) + opts
+        }
+    }
 }
 
 /// A command as typed: the words left after options are taken out.

@@ -1,5 +1,6 @@
 import TagshModel
 import TagshQuery
+import TagshRules
 
 /// What completion offers from the open ledger, most used first. Built once
 /// per change to the ledger (see `Session.completionData`).
@@ -20,6 +21,86 @@ public struct CompletionData: Sendable {
         self.merchants = merchants
         self.ruleNames = ruleNames
         self.tagsOfTarget = tagsOfTarget
+    }
+}
+
+/// Where the word being typed falls in a command's grammar.
+enum Grammar {
+    struct Expected {
+        var parameter: Command.Parameter
+        /// The word the form's TARGET took (for `-tag`, the tags that target has).
+        var target: String?
+        /// The word before this one (a setting's name, for its value).
+        var previous: String?
+    }
+
+    /// The parameters a form allows after `words`, for the word that comes next.
+    static func expected(_ form: [Command.Parameter], words: [String]) -> [Expected] {
+        match(form, 0, words, 0, target: nil)
+    }
+
+    private static func match(_ ps: [Command.Parameter], _ p: Int, _ words: [String], _ w: Int, target: String?) -> [Expected] {
+        guard p < ps.count else { return [] }
+        let param = ps[p]
+        let previous = w > 0 ? words[w - 1] : nil
+        if case .optional(let inner) = param {
+            return match(inner + ps[(p + 1)...], 0, words, w, target: target) + match(ps, p + 1, words, w, target: target)
+        }
+        if param.isGreedy {
+            let stop = firstKeyword(ps[(p + 1)...])
+            var end = w
+            while end < words.count && words[end].lowercased() != stop { end += 1 }
+            if end == words.count {
+                return [Expected(parameter: param, target: target, previous: previous)] + match(ps, p + 1, words, end, target: target)
+            }
+            return match(ps, p + 1, words, end, target: target)
+        }
+        if w == words.count { return [Expected(parameter: param, target: target, previous: previous)] }
+        if case .keyword(let k) = param, words[w].lowercased() != k { return [] }
+        if case .choice(let options) = param, !options.contains(words[w].lowercased()) { return [] }
+        // A TARGET is an id, ids and ranges, @ or all: `delete` is not one, so `category delete` is the other form.
+        if param == .target, !looksLikeTarget(words[w]) { return [] }
+        return match(ps, p + 1, words, w + 1, target: param == .target ? words[w] : target)
+    }
+
+    static func looksLikeTarget(_ word: String) -> Bool {
+        word == "@" || word.lowercased() == "all" || word.first?.isNumber == true
+    }
+
+    /// Whether a form takes exactly these words (optional parts left out, greedy parts taking any number).
+    static func accepts(_ form: [Command.Parameter], words: [String]) -> Bool {
+        accepts(form[...], words[...])
+    }
+
+    private static func accepts(_ ps: ArraySlice<Command.Parameter>, _ words: ArraySlice<String>) -> Bool {
+        guard let param = ps.first else { return words.isEmpty }
+        let rest = ps.dropFirst()
+        if case .optional(let inner) = param {
+            return accepts(ArraySlice(inner + rest), words) || accepts(rest, words)
+        }
+        if param.isGreedy {
+            let end = firstKeyword(rest).flatMap { stop in words.firstIndex { $0.lowercased() == stop } } ?? words.endIndex
+            if case .rule = param, !words[..<end].allSatisfy(RuleParser.validName) { return false }
+            return accepts(rest, words[end...])
+        }
+        guard let word = words.first else { return false }
+        if case .keyword(let k) = param, word.lowercased() != k { return false }
+        if case .choice(let options) = param, !options.contains(word.lowercased()) { return false }
+        if param == .target && !looksLikeTarget(word) { return false }
+        if case .rule = param, !RuleParser.validName(word) { return false }
+        return accepts(rest, words.dropFirst())
+    }
+
+    /// The first fixed word among parameters (inside optional ones too): where a greedy one stops.
+    private static func firstKeyword(_ ps: ArraySlice<Command.Parameter>) -> String? {
+        for p in ps {
+            switch p {
+            case .keyword(let k): return k
+            case .optional(let inner): if let k = firstKeyword(inner[...]) { return k }
+            default: continue
+            }
+        }
+        return nil
     }
 }
 
@@ -54,73 +135,69 @@ public struct Completer {
         let args = Array(words.dropFirst()).map(\.text)
         let d = data() ?? CompletionData()
 
-        // An option's value, then the options themselves.
-        if let option = args.last, option.hasPrefix("--") {
-            switch option {
-            case "--sort": return offer(matching(current, ["date", "amount", "merchant"]))
-            case "--format": return offer(matching(current, ["csv", "json", "journal", "beancount"]))
-            case "--reassign": return offer(matching(unquote(current), d.categories + ["none"]).map(quoted))
-            case "--color": return offer(matching(current, Color.NamedColor.allCases.map(\.rawValue)))
-            case "--date-format": return offer(matching(current, ["%Y-%m-%d", "%m/%d/%Y", "%d/%m/%Y", "%d.%m.%Y"]))
-            default: break
+        // An option's value, as the option declares it; then the options themselves.
+        if let last = args.last, let option = command.options.first(where: { "--" + $0.name == last }) {
+            switch option.value {
+            case .flag: break
+            case .choice(let words): return offer(matching(current, words))
+            case .category: return offer(matching(unquote(current), d.categories + ["none"]).map(quoted))
+            case .color: return offer(matching(current, Color.NamedColor.allCases.map(\.rawValue)))
+            case .dateFormat: return offer(matching(current, ["%Y-%m-%d", "%m/%d/%Y", "%d/%m/%Y", "%d.%m.%Y"]))
+            case .integer, .text: return offer([])
             }
         }
         if current.hasPrefix("--") { return offer(matching(current, command.options.map { "--" + $0.name })) }
 
-        switch command.arguments {
-        case .command where args.isEmpty:
-            return offer(matching(current, (registry.commands.map(\.name) + ["query"]).sorted()))
-        case .settings:
-            if args.isEmpty { return offer(matching(current, Settings.names)) }
-            if args.count == 1 {
-                switch args[0] {
-                case "color": return offer(matching(current, Settings.ColorMode.allCases.map(\.rawValue)))
-                case "width": return offer(matching(current, ["auto"]))
-                default: return offer([])
-                }
+        // The words the command's forms expect here, derived from its declaration.
+        var positional: [String] = []
+        var skipValue = false
+        for a in args {
+            if skipValue { skipValue = false; continue }
+            if a.hasPrefix("--"), let o = command.options.first(where: { "--" + $0.name == a }) {
+                skipValue = o.value != .flag
+                continue
             }
-        case .file:
-            if command.name == "record" && args.isEmpty && "off".hasPrefix(current) && !current.isEmpty {
-                return offer(["off"])
-            }
-            return offer(paths(current))
-        case .tags where args.count >= 1:
-            if current.hasPrefix("+") { return offer(matching(String(current.dropFirst()), d.tags).map { "+" + $0 }) }
-            if current.hasPrefix("-") {
-                let own = d.tagsOfTarget(args[0]) ?? []
-                return offer(matching(String(current.dropFirst()), own).map { "-" + $0 })
-            }
-        case .intents where args.count == 1:
-            return offer(matching(current, Intent.allCases.map(\.description) + ["none"]))
-        case .categories:
-            if args.isEmpty { return offer(matching(current, current.isEmpty ? [] : ["new", "delete", "rename"])) }
-            if args.count == 1 {
-                switch args[0].lowercased() {
-                case "new": return offer([])
-                case "delete", "rename": return offer(matching(unquote(current), d.customCategories).map(quoted))
-                default: return offer((matching(unquote(current), d.categories) + matching(unquote(current), ["none"])).map(quoted))
-                }
-            }
-        case .words where command.name == "tags":
-            if args.isEmpty { return offer(matching(current, ["rename", "delete"] + d.tags)) }
-            if ["rename", "delete"].contains(args[0]) && args.count == 1 { return offer(matching(current, d.tags)) }
-        case .query:
-            if command.name == "summary", args.last?.lowercased() == "by" {
-                return offer(matching(current, ["category", "intent", "tag", "merchant", "month"]))
-            }
-            return offer(queryTerm(current, d))
-        case .rules:
-            if command.name == "rule" {
-                if args.isEmpty { return offer(matching(current, current.isEmpty ? [] : ["show", "delete"])) }
-                if args.count == 1 && ["show", "delete"].contains(args[0]) { return offer(matching(current, d.ruleNames)) }
-                return offer(queryTerm(current, d))
-            }
-            if args.contains("=>") { return offer([]) }
-            return offer(matching(current, d.ruleNames))
-        default:
-            break
+            positional.append(a)
         }
-        return offer([])
+        var found: [String] = []
+        let expected = command.forms.flatMap { Grammar.expected($0, words: positional) }
+        let wantsRuleName = expected.contains { if case .rule = $0.parameter { true } else { false } }
+        for e in expected {
+            var c: [String]
+            switch e.parameter {
+            case .keyword(let k): c = current.isEmpty ? [] : matching(current, [k])
+            case .target, .value, .rest, .actions, .optional: c = []
+            case .tagEdits:
+                if current.hasPrefix("+") {
+                    c = matching(String(current.dropFirst()), d.tags).map { "+" + $0 }
+                } else if current.hasPrefix("-") {
+                    c = matching(String(current.dropFirst()), e.target.flatMap(d.tagsOfTarget) ?? []).map { "-" + $0 }
+                } else {
+                    c = []
+                }
+            case .query:
+                // Where a rule name fits too, a word without `:` is a rule name.
+                c = wantsRuleName && !current.contains(":") && !current.hasPrefix("-") && !current.hasPrefix("(") ? [] : queryTerm(current, d)
+            case .rule: c = matching(current, d.ruleNames)
+            case .category(let orNone, let customOnly):
+                c = matching(unquote(current), customOnly ? d.customCategories : d.categories)
+                if orNone { c += matching(unquote(current), ["none"]) }
+                c = c.map(quoted)
+            case .tag: c = matching(current, d.tags)
+            case .choice(let words): c = matching(current, words)
+            case .file: c = paths(current)
+            case .command: c = matching(current, (registry.commands.map(\.name) + ["query"]).sorted())
+            case .setting: c = matching(current, Settings.names)
+            case .settingValue:
+                switch e.previous {
+                case "color": c = matching(current, Settings.ColorMode.allCases.map(\.rawValue))
+                case "width": c = matching(current, ["auto"])
+                default: c = []
+                }
+            }
+            for x in c where !found.contains(x) { found.append(x) }
+        }
+        return offer(found)
     }
 
     /// Completes one query term: keys (`da` → `date:`), then values after

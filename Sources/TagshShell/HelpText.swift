@@ -15,13 +15,13 @@ enum HelpText {
     }
 
     static func page(_ c: Command, style: Style) -> String {
-        var out = style.bold("usage: ") + c.synopsis + "\n"
+        var out = c.synopsisLines.enumerated().map { (i, line) in (i == 0 ? style.bold("usage: ") : "       ") + line + "\n" }.joined()
         if !c.aliases.isEmpty { out += "aliases: " + c.aliases.joined(separator: ", ") + "\n" }
         out += "\n" + c.summary + "\n"
         if !c.details.isEmpty { out += "\n" + wrap(c.details, width: 78) + "\n" }
         if !c.options.isEmpty {
             out += "\n" + style.bold("options:") + "\n"
-            let labels = c.options.map { "--" + $0.name + ($0.value.map { " " + $0 } ?? "") }
+            let labels = c.options.map(\.label)
             let width = labels.map(\.count).max() ?? 0
             for (label, o) in zip(labels, c.options) { out += "  " + TextSafety.pad(label, width) + "  " + o.help + "\n" }
         }

@@ -64,7 +64,8 @@ public enum ManPage {
                 if !c.details.isEmpty { out += "\n" + roff(c.details) }
                 if !c.aliases.isEmpty { out += "\nAlias: " + roff(c.aliases.joined(separator: ", ")) + "." }
                 for o in c.options {
-                    out += "\n.RS\n.TP\n.B \\-\\-" + roff(o.name) + (o.value.map { " \\fI" + roff($0) + "\\fR" } ?? "") + "\n" + roff(o.help) + "\n.RE"
+                    let value = o.value.placeholder.map { " \\fI" + roff($0) + "\\fR" } ?? ""
+                    out += "\n.RS\n.TP\n.B \\-\\-" + roff(o.name) + value + "\n" + roff(o.help) + "\n.RE"
                 }
                 if !c.examples.isEmpty {
                     out += "\n.RS\nExamples:\n.nf\n" + c.examples.map { roff($0) }.joined(separator: "\n") + "\n.fi\n.RE"

@@ -254,17 +254,22 @@ public final class Session {
                     throw .usage("unknown option --\(name) for \(command.name)"
                                  + (known.isEmpty ? "" : " (options: \(known.joined(separator: " ")))"), span: w.span)
                 }
-                if option.value == nil {
+                if option.value == .flag {
                     if inlineValue != nil { throw .usage("--\(name) takes no value", span: w.span) }
                     inv.flags.insert(name)
-                } else if let inlineValue {
-                    inv.values[name] = Word(text: inlineValue, raw: inlineValue, span: w.span)
                 } else {
-                    guard i + 1 < words.count else {
-                        throw .usage("--\(name) needs a value (\(option.value ?? "VALUE"))", span: w.span)
+                    let value: Word
+                    if let inlineValue {
+                        value = Word(text: inlineValue, raw: inlineValue, span: w.span)
+                    } else {
+                        guard i + 1 < words.count else {
+                            throw .usage("--\(name) needs a value (\(option.value.placeholder ?? "VALUE"))", span: w.span)
+                        }
+                        value = words[i + 1]
+                        i += 1
                     }
-                    inv.values[name] = words[i + 1]
-                    i += 1
+                    try check(value, for: option)
+                    inv.values[name] = value
                 }
             } else {
                 inv.words.append(w)
@@ -272,6 +277,24 @@ public final class Session {
             i += 1
         }
         return inv
+    }
+
+    /// Checks an option's value against its declaration, before the command runs.
+    func check(_ value: Word, for option: Command.Option) throws(ShellError) {
+        switch option.value {
+        case .integer(_, let range):
+            guard let n = Int(value.text), range.contains(n) else {
+                let bounds = range.upperBound == .max ? "of \(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
+                throw .usage("--\(option.name) takes a whole number \(bounds)", span: value.span)
+            }
+        case .choice(let words):
+            guard words.contains(value.text.lowercased()) else {
+                throw .usage("--\(option.name) takes \(words.dropLast().joined(separator: ", ")) or \(words.last ?? ""), not '\(TextSafety.sanitize(value.text))'",
+                             span: value.span)
+            }
+        case .flag, .category, .color, .dateFormat, .text:
+            break
+        }
     }
 
     // MARK: - files

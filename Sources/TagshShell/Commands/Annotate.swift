@@ -3,7 +3,7 @@ import TagshQuery
 
 extension Commands {
     static let tag = Command(
-        name: "tag", group: .annotating, usage: "TARGET +NAME... -NAME...",
+        name: "tag", group: .annotating, forms: [[.target, .tagEdits]],
         summary: "add and remove tags on transactions, in one step",
         details: """
             TARGET is an id (412), a list with ranges (412,415,420-430), @ (the selection) or all. \
@@ -12,8 +12,7 @@ extension Commands {
             (/ makes a hierarchy, : a value, as in hledger). If any transaction would hold more than \
             max-tags tags (`set max-tags N`), the whole command fails and names them.
             """,
-        examples: ["tag 412 +coffee", "tag @ +trip/lisbon -work", "tag 12,15,20-24 +gift"],
-        arguments: .tags
+        examples: ["tag 412 +coffee", "tag @ +trip/lisbon -work", "tag 12,15,20-24 +gift"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard inv.words.count >= 2 else { throw .usage("usage: \(inv.command.synopsis)", span: inv.words.first?.span) }
@@ -61,10 +60,9 @@ extension Commands {
     }
 
     static let intent = Command(
-        name: "intent", group: .annotating, usage: "TARGET need|want|culture|unexpected|none",
+        name: "intent", group: .annotating, forms: [[.target, .choice(["need", "want", "culture", "unexpected", "none"])]],
         summary: "set why money was spent (none clears it)",
-        examples: ["intent 412 want", "intent @ need", "intent 12-20 none"],
-        arguments: .intents
+        examples: ["intent 412 want", "intent @ need", "intent 12-20 none"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard inv.words.count == 2 else { throw .usage("usage: \(inv.command.synopsis)", span: inv.words.last?.span) }
@@ -83,11 +81,10 @@ extension Commands {
     }
 
     static let note = Command(
-        name: "note", group: .annotating, usage: "TARGET TEXT",
+        name: "note", group: .annotating, forms: [[.target, .rest("TEXT")]],
         summary: "set the note of transactions (an empty text clears it)",
         details: "The words after TARGET are joined by spaces; quote the text to keep it exactly. `note 412 \"\"` clears the note.",
-        examples: ["note 412 \"dinner with Anna\"", "note @ ''"],
-        arguments: .words
+        examples: ["note 412 \"dinner with Anna\"", "note @ ''"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard inv.words.count >= 2 else { throw .usage("usage: \(inv.command.synopsis)", span: inv.words.first?.span) }
         let ledger = try inv.requireLedger()

@@ -4,7 +4,7 @@ import TagshQuery
 extension Commands {
     static let category = Command(
         name: "category", group: .annotating,
-        usage: "TARGET NAME|none | new NAME [--color C] [--icon I] | delete NAME [--reassign OTHER|none] | rename OLD NEW",
+        forms: [[.target, .category(orNone: true, customOnly: false)], [.keyword("new"), .value("NAME")], [.keyword("delete"), .category(orNone: false, customOnly: true)], [.keyword("rename"), .category(orNone: false, customOnly: true), .value("NEW")]],
         summary: "set the category of transactions, or create, delete or rename a custom category",
         details: """
             `category TARGET NAME` sets an existing category (`categories` lists them; none clears). \
@@ -14,13 +14,12 @@ extension Commands {
             to another category (or none). Custom categories are kept in the sidecar file LEDGER.tagsh.
             """,
         options: [
-            .init("color", value: "C", "with new: #rrggbb or a colour name"),
-            .init("icon", value: "I", "with new: one character shown before the name"),
-            .init("reassign", value: "OTHER", "with delete: move its transactions to OTHER (or none)"),
+            .init("color", .color, "with new: #rrggbb or a colour name"),
+            .init("icon", .text("I"), "with new: one character shown before the name"),
+            .init("reassign", .category, "with delete: move its transactions to OTHER (or none)"),
         ],
         examples: ["category 412 Groceries", "category @ none", "category new Coffee --color #6f4e37 --icon ☕",
-                   "category rename Coffee Cafes", "category delete Cafes --reassign Food"],
-        arguments: .categories
+                   "category rename Coffee Cafes", "category delete Cafes --reassign Food"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard let first = inv.words.first else { throw .usage("usage: category \(inv.command.usage)", span: nil) }

@@ -3,7 +3,7 @@ import TagshModel
 
 extension Commands {
     static let export = Command(
-        name: "export", group: .files, usage: "FILE [--format csv|json]",
+        name: "export", group: .files, forms: [[.file]],
         summary: "write the whole ledger to another file in a fresh layout",
         details: """
             Unlike save, export writes every transaction anew: CSV with the columns Date, Description, \
@@ -11,9 +11,8 @@ extension Commands {
             whole model (amounts as exact decimal strings). The format comes from --format, else the \
             file's extension. The open file and its unsaved state are not affected.
             """,
-        options: [.init("format", value: "FMT", "csv or json")],
-        examples: ["export all.json", "export copy.csv --format csv"],
-        arguments: .file
+        options: [.init("format", .choice(["csv", "json"]), "csv or json")],
+        examples: ["export all.json", "export copy.csv --format csv"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard let path = inv.words.first else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }
         try inv.expectAtMost(1)

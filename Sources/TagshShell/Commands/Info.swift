@@ -3,7 +3,7 @@ import TagshModel
 
 extension Commands {
     static let info = Command(
-        name: "info", group: .files, usage: "[--json]",
+        name: "info", group: .files, forms: [[]],
         summary: "describe the open ledger: file, format, size, dates, currencies",
         options: [.init("json", "machine-readable output")],
         examples: ["info"]

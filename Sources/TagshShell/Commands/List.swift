@@ -5,7 +5,7 @@ import TagshQuery
 extension Commands {
     static let ls = Command(
         name: "ls", aliases: ["list"], group: .exploring,
-        usage: "[QUERY] [--limit N] [--sort date|amount|merchant] [--json]",
+        forms: [[.optional([.query])]],
         summary: "list matching transactions in a table; sets the selection @",
         details: """
             Lists the transactions the query matches (all when there is no query) in a table fitted to the \
@@ -14,12 +14,11 @@ extension Commands {
             See `help query` for the query language.
             """,
         options: [
-            .init("limit", value: "N", "list at most N transactions"),
-            .init("sort", value: "KEY", "order by date (the default), amount or merchant"),
+            .init("limit", .integer("N", 0...Int.max), "list at most N transactions"),
+            .init("sort", .choice(["date", "amount", "merchant"]), "order by date (the default), amount or merchant"),
             .init("json", "one JSON object per transaction"),
         ],
-        examples: ["ls", "ls starbucks --limit 10", "ls tag:trip date:2025 --sort amount", "ls 'desc:/^uber/' or cat:Transport"],
-        arguments: .query
+        examples: ["ls", "ls starbucks --limit 10", "ls tag:trip date:2025 --sort amount", "ls 'desc:/^uber/' or cat:Transport"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         let query = try inv.query()
@@ -51,11 +50,10 @@ extension Commands {
     }
 
     static let select = Command(
-        name: "select", group: .exploring, usage: "QUERY",
+        name: "select", group: .exploring, forms: [[.query]],
         summary: "set the selection @ to the matching transactions without listing them",
         details: "Prints how many transactions are now selected.",
-        examples: ["select starbucks", "select tag:none amt:>100"],
-        arguments: .query
+        examples: ["select starbucks", "select tag:none amt:>100"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard !inv.words.isEmpty else { throw .usage("usage: select QUERY", span: nil) }
@@ -65,10 +63,9 @@ extension Commands {
     }
 
     static let count = Command(
-        name: "count", group: .exploring, usage: "[QUERY]",
+        name: "count", group: .exploring, forms: [[.optional([.query])]],
         summary: "print how many transactions match, as a bare number",
-        examples: ["count", "count tag:coffee", "count 'desc:/star(bucks)?/' amt:<-5"],
-        arguments: .query
+        examples: ["count", "count tag:coffee", "count 'desc:/star(bucks)?/' amt:<-5"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         inv.out.line(String(inv.rows(matching: try inv.query(), in: ledger).count))

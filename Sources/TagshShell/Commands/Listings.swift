@@ -4,7 +4,7 @@ import TagshQuery
 
 extension Commands {
     static let tags = Command(
-        name: "tags", group: .exploring, usage: "[PATTERN] [--json] | rename OLD NEW | delete NAME",
+        name: "tags", group: .exploring, forms: [[.optional([.tag])], [.keyword("rename"), .tag, .value("NEW")], [.keyword("delete"), .tag]],
         summary: "list tags with counts; rename or delete a tag everywhere",
         details: """
             PATTERN keeps the tags whose name contains it (case-insensitive), or matches /REGEX/. \
@@ -12,8 +12,7 @@ extension Commands {
             `tags delete NAME` removes a tag from every transaction. Each is one undo step.
             """,
         options: [.init("json", "one JSON object per tag")],
-        examples: ["tags", "tags trip", "tags '/^trip[/:]/'", "tags rename cofee coffee", "tags delete old-tag"],
-        arguments: .words
+        examples: ["tags", "tags trip", "tags '/^trip[/:]/'", "tags rename cofee coffee", "tags delete old-tag"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         if let sub = inv.words.first?.text.lowercased(), !inv.words[0].isQuoted, sub == "rename" || sub == "delete" {
@@ -47,11 +46,10 @@ extension Commands {
     }
 
     static let merchants = Command(
-        name: "merchants", group: .exploring, usage: "[QUERY] [--json]",
+        name: "merchants", group: .exploring, forms: [[.optional([.query])]],
         summary: "list merchants of the matching transactions with counts and totals",
         options: [.init("json", "one JSON object per merchant")],
-        examples: ["merchants", "merchants date:2025 amt:>100"],
-        arguments: .query
+        examples: ["merchants", "merchants date:2025 amt:>100"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         let rows = inv.rows(matching: try inv.query(), in: ledger).rows
@@ -76,7 +74,7 @@ extension Commands {
     }
 
     static let categories = Command(
-        name: "categories", group: .exploring, usage: "[--json]",
+        name: "categories", group: .exploring, forms: [[]],
         summary: "list categories, default and custom, with counts, colours and icons",
         options: [.init("json", "one JSON object per category")],
         examples: ["categories"]
@@ -108,7 +106,7 @@ extension Commands {
     }
 
     static let intents = Command(
-        name: "intents", group: .exploring, usage: "[--json]",
+        name: "intents", group: .exploring, forms: [[]],
         summary: "list the four intents with their marks, counts and totals",
         options: [.init("json", "one JSON object per intent")],
         examples: ["intents"]

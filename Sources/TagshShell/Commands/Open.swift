@@ -4,7 +4,7 @@ import TagshModel
 extension Commands {
     static let open = Command(
         name: "open", group: .files,
-        usage: "FILE [--format csv|journal|beancount|json] [--skip-bad] [--date-format FMT]",
+        forms: [[.file]],
         summary: "open a ledger file, replacing the current one",
         details: """
             Reads the whole file into memory. The format comes from --format, else the file's extension, \
@@ -16,12 +16,11 @@ extension Commands {
             changes, open at the prompt warns once; a second open discards them.
             """,
         options: [
-            .init("format", value: "FMT", "read the file as csv, journal, beancount or json"),
+            .init("format", .choice(["csv", "journal", "beancount", "json"]), "read the file as csv, journal, beancount or json"),
             .init("skip-bad", "load what can be read and list the records skipped"),
-            .init("date-format", value: "FMT", "the order of CSV dates, e.g. %d/%m/%Y"),
+            .init("date-format", .dateFormat, "the order of CSV dates, e.g. %d/%m/%Y"),
         ],
-        examples: ["open checking.csv", "open export.csv --date-format %d/%m/%Y --skip-bad", "open 2025.journal", "open main.beancount"],
-        arguments: .file
+        examples: ["open checking.csv", "open export.csv --date-format %d/%m/%Y --skip-bad", "open 2025.journal", "open main.beancount"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard let path = inv.words.first else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }
         try inv.expectAtMost(1)

@@ -3,11 +3,10 @@ import TagshModel
 
 extension Commands {
     static let record = Command(
-        name: "record", group: .session, usage: "FILE | off",
+        name: "record", group: .session, forms: [[.optional([.file])], [.keyword("off")]],
         summary: "append every command that succeeds to FILE, as a replayable script",
         details: "Commands are appended as typed, one per line, as soon as they succeed; `record off` stops. Replay with `source FILE` or `tagsh LEDGER -f FILE`.",
-        examples: ["record cleanup.tagsh", "record off"],
-        arguments: .file
+        examples: ["record cleanup.tagsh", "record off"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard let w = inv.words.first else {
             inv.out.line(inv.session.record.map { "recording to \(TextSafety.sanitize($0.path))" } ?? "not recording")
@@ -24,7 +23,7 @@ extension Commands {
     }
 
     static let recover = Command(
-        name: "recover", group: .session, usage: "",
+        name: "recover", group: .session, forms: [[]],
         summary: "replay the changes a session that ended abruptly left in the recovery journal",
         details: "When a ledger is opened and LEDGER.tagsh-recover exists, its commands are replayed as unsaved changes; `save` then writes them.",
         examples: ["recover"]
@@ -35,7 +34,7 @@ extension Commands {
     }
 
     static let discard = Command(
-        name: "discard", group: .session, usage: "",
+        name: "discard", group: .session, forms: [[]],
         summary: "drop the recovery journal left by a session that ended abruptly",
         examples: ["discard"]
     ) { (inv: inout Invocation) throws(ShellError) in

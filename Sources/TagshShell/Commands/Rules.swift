@@ -4,7 +4,7 @@ import TagshRules
 
 extension Commands {
     static let rule = Command(
-        name: "rule", group: .rules, usage: "NAME QUERY => ACTION, ... | show NAME | delete NAME",
+        name: "rule", group: .rules, forms: [[.value("NAME"), .query, .keyword("=>"), .actions], [.keyword("show"), .rule(many: false)], [.keyword("delete"), .rule(many: false)]],
         summary: "define or replace a rule; show or delete one",
         details: """
             A rule is a recurring decision: a query and the actions for what it matches. Actions are \
@@ -14,8 +14,7 @@ extension Commands {
             ledger is saved. A rule's query cannot use @ (the selection is gone when the rule is next applied).
             """,
         examples: ["rule coffee desc:/starbucks|blue bottle/ => category Food, +coffee, intent want",
-                   "rule show coffee", "rule delete coffee"],
-        arguments: .rules
+                   "rule show coffee", "rule delete coffee"]
     ) { (inv: inout Invocation) throws(ShellError) in
         _ = try inv.requireLedger()
         guard let first = inv.words.first else { throw .usage("usage: rule \(inv.command.usage)", span: nil) }
@@ -63,7 +62,7 @@ extension Commands {
     }
 
     static let rules = Command(
-        name: "rules", group: .rules, usage: "[check]",
+        name: "rules", group: .rules, forms: [[.optional([.keyword("check")])]],
         summary: "list the rules with their match counts, or check them for problems",
         details: """
             `rules check` reports rules that match nothing, rules fully shadowed by an earlier rule (it matches \
@@ -97,7 +96,7 @@ extension Commands {
     }
 
     static let preview = Command(
-        name: "preview", group: .rules, usage: "RULE... | QUERY => ACTION, ... [--limit N] [--all]",
+        name: "preview", group: .rules, forms: [[.rule(many: true)], [.query, .keyword("=>"), .actions]],
         summary: "show exactly what rules would change, changing nothing",
         details: """
             Prints how many transactions match and how many would change, the change per field \
@@ -107,9 +106,8 @@ extension Commands {
             Rules are applied in the order given; a later rule's category, intent or note replaces an earlier \
             one's, and tag changes add up.
             """,
-        options: [.init("limit", value: "N", "show N changed transactions"), .init("all", "show every changed transaction")],
-        examples: ["preview coffee", "preview coffee groceries", "preview desc:uber => category Transport, +ride"],
-        arguments: .rules
+        options: [.init("limit", .integer("N", 0...Int.max), "show N changed transactions"), .init("all", "show every changed transaction")],
+        examples: ["preview coffee", "preview coffee groceries", "preview desc:uber => category Transport, +ride"]
     ) { (inv: inout Invocation) throws(ShellError) in
         _ = try inv.requireLedger()
         let rules = try inv.rulesFromWords()
@@ -122,7 +120,7 @@ extension Commands {
     }
 
     static let apply = Command(
-        name: "apply", group: .rules, usage: "[RULE... | QUERY => ACTION, ... | --all]",
+        name: "apply", group: .rules, forms: [[.optional([.rule(many: true)])], [.query, .keyword("=>"), .actions]],
         summary: "apply rules as one undo step (alone: what the last preview showed)",
         details: """
             Changes exactly what `preview` shows for the same rules, as one step that `undo` takes back. \
@@ -131,8 +129,7 @@ extension Commands {
             exceed max-tags, nothing is applied.
             """,
         options: [.init("all", "apply every rule, in definition order")],
-        examples: ["apply coffee", "apply", "apply --all", "apply desc:uber => category Transport"],
-        arguments: .rules
+        examples: ["apply coffee", "apply", "apply --all", "apply desc:uber => category Transport"]
     ) { (inv: inout Invocation) throws(ShellError) in
         _ = try inv.requireLedger()
         let session = inv.session

@@ -3,7 +3,7 @@ import TagshModel
 
 extension Commands {
     static let save = Command(
-        name: "save", group: .files, usage: "[FILE] [--force]",
+        name: "save", group: .files, forms: [[.optional([.file])]],
         summary: "write the ledger back to its file, changing only what was changed",
         details: """
             Writes atomically (a temporary file, fsync, rename), keeps the file's mode, and before the first \
@@ -14,8 +14,7 @@ extension Commands {
             changed (every other line kept), and writes the undo history to FILE.tagsh-history.
             """,
         options: [.init("force", "overwrite even if the file changed on disk since it was opened")],
-        examples: ["save", "save --force", "save cleaned.csv"],
-        arguments: .file
+        examples: ["save", "save --force", "save cleaned.csv"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(1)
         try inv.session.save(to: inv.words.first?.text, force: inv.flag("force"))

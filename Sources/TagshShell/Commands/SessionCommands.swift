@@ -2,15 +2,14 @@ import TagshModel
 
 extension Commands {
     static let source = Command(
-        name: "source", group: .session, usage: "FILE",
+        name: "source", group: .session, forms: [[.file]],
         summary: "run the commands in a file",
         details: """
             Runs each line of FILE as if typed at the prompt. `#` starts a comment line, a trailing \\ continues \
             a line, and words are quoted as in a POSIX shell. Errors name FILE:LINE. Sourcing may nest; a file \
             that would source itself is refused. The first failing command stops the file.
             """,
-        examples: ["source cleanup.tagsh"],
-        arguments: .file
+        examples: ["source cleanup.tagsh"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard let path = inv.words.first else { throw .usage("usage: source FILE", span: nil) }
         try inv.expectAtMost(1)
@@ -18,12 +17,11 @@ extension Commands {
     }
 
     static let set = Command(
-        name: "set", group: .session, usage: "[NAME VALUE]",
+        name: "set", group: .session, forms: [[.optional([.setting, .settingValue])]],
         summary: "show the settings, or change one",
         details: "Settings: " + Settings().all.map { "\($0.name) (\($0.help))" }.joined(separator: "; ")
             + ". max-tags and sample belong to the ledger: changing them is an undo step and they are kept in its sidecar.",
-        examples: ["set", "set max-tags 12", "set color never", "set width 100"],
-        arguments: .settings
+        examples: ["set", "set max-tags 12", "set color never", "set width 100"]
     ) { (inv: inout Invocation) throws(ShellError) in
         switch inv.words.count {
         case 0:
@@ -53,19 +51,17 @@ extension Commands {
     }
 
     static let echo = Command(
-        name: "echo", group: .session, usage: "[TEXT...]",
+        name: "echo", group: .session, forms: [[.optional([.rest("TEXT")])]],
         summary: "print the words, separated by spaces",
-        examples: ["echo 'Coffee this year:'"],
-        arguments: .words
+        examples: ["echo 'Coffee this year:'"]
     ) { (inv: inout Invocation) throws(ShellError) in
         inv.out.line(inv.words.map(\.text).joined(separator: " "))
     }
 
     static let help = Command(
-        name: "help", group: .session, usage: "[COMMAND|query]",
+        name: "help", group: .session, forms: [[.optional([.command])]],
         summary: "list the commands, or explain one command or the query language",
-        examples: ["help", "help ls", "help query"],
-        arguments: .command
+        examples: ["help", "help ls", "help query"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(1)
         let registry = inv.session.registry
@@ -84,7 +80,7 @@ extension Commands {
     }
 
     static let quit = Command(
-        name: "quit", aliases: ["exit"], group: .session, usage: "",
+        name: "quit", aliases: ["exit"], group: .session, forms: [[]],
         summary: "leave tagsh (with unsaved changes, the first quit warns)",
         details: "Ctrl-D on an empty line does the same. At the prompt, with unsaved changes, the first quit warns and a second one in a row discards them. In a script, quit ends the script at once.",
         examples: ["quit"]

@@ -4,11 +4,10 @@ import TagshQuery
 
 extension Commands {
     static let show = Command(
-        name: "show", group: .exploring, usage: "ID [--json]",
+        name: "show", group: .exploring, forms: [[.value("ID")]],
         summary: "show every field of one transaction, tags as coloured chips",
         options: [.init("json", "the transaction as a JSON object")],
-        examples: ["show 42"],
-        arguments: .words
+        examples: ["show 42"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard let w = inv.words.first else { throw .usage("usage: show ID", span: nil) }

@@ -4,7 +4,7 @@ import TagshRules
 
 extension Commands {
     static let suggest = Command(
-        name: "suggest", group: .rules, usage: "ID | rules [QUERY]",
+        name: "suggest", group: .rules, forms: [[.value("ID")], [.keyword("rules"), .optional([.query])]],
         summary: "suggest annotations for a transaction, or rules learned from the ledger",
         details: """
             `suggest ID` proposes tags, a category and an intent for one transaction, each with its reason: \
@@ -13,8 +13,7 @@ extension Commands {
             whose transactions mostly share an annotation that some lack, with the preview counts, printed \
             as `rule` commands ready to run.
             """,
-        examples: ["suggest 412", "suggest rules", "suggest rules date:2025"],
-        arguments: .words
+        examples: ["suggest 412", "suggest rules", "suggest rules date:2025"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard var ledger = inv.session.ledger else { throw .noLedger }
         guard let first = inv.words.first else { throw .usage("usage: suggest ID | suggest rules [QUERY]", span: nil) }

@@ -4,7 +4,7 @@ import TagshQuery
 
 extension Commands {
     static let summary = Command(
-        name: "summary", group: .exploring, usage: "[QUERY] [by category|intent|tag|merchant|month] [--json]",
+        name: "summary", group: .exploring, forms: [[.optional([.query]), .optional([.keyword("by"), .choice(["category", "intent", "tag", "merchant", "month"])])]],
         summary: "totals of the matching transactions by a field, with a bar chart",
         details: """
             Groups the matching transactions (by category unless told otherwise) and prints each group's \
@@ -12,8 +12,7 @@ extension Commands {
             counts once in each of its tags. Months are listed in date order, other groups largest first.
             """,
         options: [.init("json", "one JSON object per group")],
-        examples: ["summary", "summary date:2025 by month", "summary tag:trip by tag", "summary amt:<0 by merchant"],
-        arguments: .query
+        examples: ["summary", "summary date:2025 by month", "summary tag:trip by tag", "summary amt:<0 by merchant"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         var words = inv.words

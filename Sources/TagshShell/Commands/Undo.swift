@@ -5,7 +5,7 @@ import TagshModel
 
 extension Commands {
     static let undo = Command(
-        name: "undo", group: .undo, usage: "[N]",
+        name: "undo", group: .undo, forms: [[.optional([.value("N")])]],
         summary: "undo the last N steps (default 1)",
         details: """
             Every change is one step, however many transactions it touched: annotations, categories, rule \
@@ -13,8 +13,7 @@ extension Commands {
             undone steps back until a new change is made. Steps of earlier sessions, kept by `save` in \
             LEDGER.tagsh-history, can be undone too while the file is the one tagsh saved.
             """,
-        examples: ["undo", "undo 3"],
-        arguments: .none
+        examples: ["undo", "undo 3"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
         for step in try inv.session.undo(n, line: inv.line.trimmingCharacters(in: " \t")) {
@@ -23,10 +22,9 @@ extension Commands {
     }
 
     static let redo = Command(
-        name: "redo", group: .undo, usage: "[N]",
+        name: "redo", group: .undo, forms: [[.optional([.value("N")])]],
         summary: "redo the last N undone steps (default 1)",
-        examples: ["redo", "redo 2"],
-        arguments: .none
+        examples: ["redo", "redo 2"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
         for step in try inv.session.redo(n, line: inv.line.trimmingCharacters(in: " \t")) {
@@ -35,7 +33,7 @@ extension Commands {
     }
 
     static let history = Command(
-        name: "history", group: .undo, usage: "[--script]",
+        name: "history", group: .undo, forms: [[]],
         summary: "list the steps: what each did, how many transactions, where you are and what is saved",
         details: """
             With --script, prints the session's effective changes as a replayable script: the steps that are \
@@ -91,10 +89,9 @@ extension Commands {
     }
 
     static let blame = Command(
-        name: "blame", group: .undo, usage: "ID",
+        name: "blame", group: .undo, forms: [[.value("ID")]],
         summary: "show which step set each annotation of a transaction",
-        examples: ["blame 412"],
-        arguments: .words
+        examples: ["blame 412"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard let w = inv.words.first else { throw .usage("usage: blame ID", span: nil) }

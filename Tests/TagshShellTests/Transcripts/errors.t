@@ -43,7 +43,7 @@ opened bad-amount.csv: 2 transactions
 $ count
 2
 $ open demo.csv --format xml
-error: unknown format 'xml': use csv, journal, beancount or json
+error: --format takes csv, journal, beancount or json, not 'xml'
   open demo.csv --format xml
                          ^^^
 $ open demo.csv --date-format weird
@@ -65,7 +65,7 @@ error: --limit takes a whole number of 0 or more
   ls --limit -3
              ^^
 $ ls --sort size
-error: unknown sort key 'size': use date, amount or merchant
+error: --sort takes date, amount or merchant, not 'size'
   ls --sort size
             ^^^^
 $ ls --color
@@ -139,7 +139,9 @@ error: bad regular expression /[/
 $ export
 error: usage: export FILE [--format csv|json]
 $ export out.txt --format journal
-error: exporting to journal is not supported yet; use csv or json
+error: --format takes csv or json, not 'journal'
+  export out.txt --format journal
+                          ^^^^^^^
 $ help nothing
 error: unknown command 'nothing'
   help nothing

@@ -78,9 +78,9 @@ becomes the selection @ that annotation commands take as a target. See `help
 query` for the query language.
 
 options:
-  --limit N   list at most N transactions
-  --sort KEY  order by date (the default), amount or merchant
-  --json      one JSON object per transaction
+  --limit N                    list at most N transactions
+  --sort date|amount|merchant  order by date (the default), amount or merchant
+  --json                       one JSON object per transaction
 
 examples:
   ls
