@@ -228,7 +228,7 @@ public final class Session {
         var invocation = try parseOptions(Array(words.dropFirst()), for: command, line: line, nameWord: first)
         if command.name != discardWarned { discardWarned = nil }
         try command.run(&invocation)
-        if let record, sourceStack.isEmpty, command.name != "record", !invocation.quit {
+        if let record, sourceStack.isEmpty, loading == nil, command.name != "record", !invocation.quit {
             do throws(FileError) { try record.append(line) } catch { throw .file(error) }
         }
         return invocation.quit ? .quit : .ok

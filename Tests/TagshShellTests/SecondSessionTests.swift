@@ -418,6 +418,19 @@ struct SecondSessionTests {
         #expect(sink.out.split(separator: "\n").dropFirst() == ["undo 1", "tag 1 +c"], "\(sink.out)")
     }
 
+    /// `record` gets what the person typed, never the sidecar lines an `open` sources.
+    @Test func recordDoesNotCaptureTheSidecar() throws {
+        let a = try SmallLedgers.scratch("a.csv", SmallLedgers.csv)
+        let dir = (a as NSString).deletingLastPathComponent
+        try "rule r1 starbucks => +coffee\n".write(toFile: a + ".tagsh", atomically: true, encoding: .utf8)
+        let s = Session(sink: BufferSink())
+        s.execute("record \(dir)/rec.tagsh")
+        s.execute("open \(a)")
+        s.execute("count")
+        s.execute("record off")
+        #expect(try String(contentsOfFile: dir + "/rec.tagsh", encoding: .utf8) == "open \(a)\ncount\n")
+    }
+
     /// Recovery replays into the same journal, so a second crash loses nothing either.
     @Test func recoverKeepsJournalling() throws {
         let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
