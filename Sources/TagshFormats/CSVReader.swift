@@ -159,7 +159,14 @@ public struct CSVReader {
         var scanner = Scanner(bytes: bytes, pos: header.next, line: header.line + 1, delimiter: header.delimiter)
         let amountColumns = [columns.amount, columns.debit, columns.credit].compactMap { $0 }
         let decimalComma = detectDecimalComma(from: scanner, amountColumns: amountColumns)
-        var dateFormat = options.dateFormat
+        // The order of day and month is settled by the first date that can only be read one way; until then
+        // dates are read in the order the file's conventions suggest, and re-read if a later one disagrees.
+        let hint = dateOrderHint(from: scanner, dateColumn: columns.date, decimalComma: decimalComma, header: header.names)
+        var dateFormat = options.dateFormat ?? hint.order
+        // Day first is the only order written with dots (05.03.2024): no guess to report.
+        var dateOrderSettled = options.dateFormat != nil || hint.certain
+        var ambiguousRows: [Int32] = []
+        var onlyYearFirst = true
 
         var ledger = Ledger()
         var starts: [Int] = [], ends: [Int] = []
@@ -205,13 +212,37 @@ public struct CSVReader {
                                      fields.last.map { $0.end } ?? recordStart, line: recordLine, recordStart: recordStart)
                 }
                 let dateField = fields[columns.date]
-                if dateFormat == nil {
-                    dateFormat = slice(dateField) { DateFormat.guess($0) }
+                var parsedDay = slice(dateField) { dateFormat.parse($0) }
+                // A date that starts with its year says nothing about the order of day and month.
+                let yearFirst = slice(dateField) { f in
+                    var i = 0
+                    while i < f.count, f[i] == 0x20 || f[i] == 0x22 { i += 1 }
+                    return f.count - i >= 4 && (i..<i + 4).allSatisfy { f[$0] >= 0x30 && f[$0] <= 0x39 }
                 }
-                guard let format = dateFormat, let day = slice(dateField, { format.parse(trimmed($0)) }) else {
-                    throw fieldError("cannot read date '\(text(dateField))'" + (dateFormat.map { " as \($0)" } ?? ""),
+                if !yearFirst { onlyYearFirst = false }
+                if !dateOrderSettled && !yearFirst {
+                    switch slice(dateField, { DateFormat.evidence($0) }) {
+                    case .mdy?, .dmy?:
+                        let evidence = slice(dateField) { DateFormat.evidence($0) } ?? dateFormat
+                        if evidence != dateFormat {
+                            // Every date so far could be read either way: read them the other way.
+                            dateFormat = evidence
+                            ledger.swapDayAndMonth(rows: ambiguousRows)
+                            parsedDay = slice(dateField) { dateFormat.parse($0) }
+                        }
+                        dateOrderSettled = true
+                        ambiguousRows = []
+                    case nil where parsedDay != nil:
+                        ambiguousRows.append(Int32(ledger.count))
+                    default:
+                        break
+                    }
+                }
+                guard let day = parsedDay else {
+                    throw fieldError("cannot read date '\(text(dateField))' as \(yearFirst ? DateFormat.ymd : dateFormat)",
                                      dateField.start, line: recordLine, recordStart: recordStart,
-                                     notes: ["hint: --date-format %d/%m/%Y (or %m/%d/%Y, %Y-%m-%d, %d.%m.%Y) sets the order"])
+                                     notes: ["hint: --date-format sets how dates are written, e.g. %d/%m/%Y, %m/%d/%y, %d %b %Y or %Y-%m-%dT%H:%M:%S"
+                                             + (options.skipBad ? "" : "; --skip-bad loads the other records")])
                 }
                 let merchant = intern(fields[columns.description], into: &ledger.merchants, scratch: &scratch)
 
@@ -311,11 +342,37 @@ public struct CSVReader {
             func field(_ i: Int) -> FieldRef? { i < fields.count ? fields[i] : nil }
         }
 
-        let layout = CSVLayout(
+        var layout = CSVLayout(
             delimiter: header.delimiter, lineEnding: lineEnding, hasBOM: hasBOM, header: header.names,
             columns: columns, headerLine: header.line, headerRange: header.range, decimalComma: decimalComma,
-            dateFormat: dateFormat ?? .ymd, encoding: encoding, recordStarts: starts, recordEnds: ends)
+            dateFormat: onlyYearFirst && options.dateFormat == nil ? .ymd : dateFormat, encoding: encoding,
+            recordStarts: starts, recordEnds: ends)
+        if !dateOrderSettled && !ambiguousRows.isEmpty {
+            let other = dateFormat == .dmy ? "%m/%d/%Y" : "%d/%m/%Y"
+            layout.notes.append("no date settles whether the day or the month comes first (every day is 12 or less); "
+                                + "read as \(dateFormat) (\(hint.reason)); --date-format \(other) if that is wrong")
+        }
         return (ledger, layout, skipped)
+    }
+
+    /// The order to read ambiguous dates in (`03/05/2024`), from the file's conventions, and why.
+    func dateOrderHint(from start: Scanner, dateColumn: Int, decimalComma: Bool, header: [String])
+        -> (order: DateFormat, reason: String, certain: Bool)
+    {
+        var scanner = start
+        var fields: [FieldRef] = []
+        var recordEnd = 0
+        var sample = 0
+        while sample < 20, (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true {
+            sample += 1
+            guard dateColumn < fields.count else { continue }
+            if slice(fields[dateColumn], { $0.contains(0x2E) }) { return (.dmy, "the dates are written with dots", true) }
+        }
+        if decimalComma { return (.dmy, "the amounts use a decimal comma", false) }
+        let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        if text.contains("£") || text.contains("GBP") { return (.dmy, "the amounts are in pounds", false) }
+        if text.contains("€") || text.contains("EUR") { return (.dmy, "the amounts are in euros", false) }
+        return (.mdy, "the usual order for dates written with /", false)
     }
 
     /// The account of transactions in a file without an account column: the

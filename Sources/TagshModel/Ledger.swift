@@ -59,6 +59,14 @@ public struct Ledger: Sendable {
         note.append(n)
     }
 
+    /// Reads the dates of these rows with day and month exchanged (a CSV reader that learned the order late).
+    public mutating func swapDayAndMonth(rows: [Int32]) {
+        for r in rows {
+            let (y, m, d) = Day(daysSinceEpoch: days[Int(r)]).components
+            if let swapped = Day(year: y, month: d, day: m) { days[Int(r)] = swapped.daysSinceEpoch }
+        }
+    }
+
     public func day(_ row: Int) -> Day { Day(daysSinceEpoch: days[row]) }
     public func amount(_ row: Int) -> Amount { Amount(units: amountUnits[row], scale: amountScale[row]) }
     public func intentValue(_ row: Int) -> Intent? { Intent(rawValue: intent[row]) }

@@ -356,6 +356,9 @@ public final class Session {
         forgetHistory()
         baseline = Baseline(loaded.ledger)
         discardWarned = nil
+        if case .csv(let layout) = loaded.document.layout {
+            for note in layout.notes { printer.note(TextSafety.sanitize(file.displayName) + ": " + note) }
+        }
         if !loaded.skipped.isEmpty {
             printer.note("skipped \(loaded.skipped.count) record\(loaded.skipped.count == 1 ? "" : "s") that could not be read:")
             for d in loaded.skipped {

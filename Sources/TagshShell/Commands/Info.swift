@@ -24,6 +24,9 @@ extension Commands {
                 format += ", dates \(layout.dateFormat)"
             }
             fields.append(("format", format))
+            if case .csv(let layout) = file.document.layout {
+                for note in layout.notes { fields.append(("guessed", note)) }
+            }
             fields.append(("size", "\(file.document.bytes.count) bytes"))
         }
         fields.append(("transactions", String(ledger.count)))

@@ -33,7 +33,7 @@ $ open bad-date.csv
 bad-date.csv:3:1: error: cannot read date '2024-13-45' as year-month-day
 3 | 2024-13-45,BAD DATE,-2.00
     ^^^^^^^^^^
-hint: --date-format %d/%m/%Y (or %m/%d/%Y, %Y-%m-%d, %d.%m.%Y) sets the order
+hint: --date-format sets how dates are written, e.g. %d/%m/%Y, %m/%d/%y, %d %b %Y or %Y-%m-%dT%H:%M:%S; --skip-bad loads the other records
 $ open bad-amount.csv --skip-bad
 skipped 1 record that could not be read:
 bad-amount.csv:3:23: skipped: cannot read amount '12..5'

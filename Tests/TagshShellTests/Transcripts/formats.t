@@ -130,7 +130,7 @@ $ open us-dates.csv --date-format %d/%m/%Y
 us-dates.csv:2:1: error: cannot read date '12/31/2023' as day/month/year
 2 | 12/31/2023,NEW YEAR PARTY,-80.00
     ^^^^^^^^^^
-hint: --date-format %d/%m/%Y (or %m/%d/%Y, %Y-%m-%d, %d.%m.%Y) sets the order
+hint: --date-format sets how dates are written, e.g. %d/%m/%Y, %m/%d/%y, %d %b %Y or %Y-%m-%dT%H:%M:%S; --skip-bad loads the other records
 $ open us-dates.csv
 opened us-dates.csv: 2 transactions
 $ ls

@@ -1,0 +1,87 @@
+import Testing
+import TagshModel
+@testable import TagshFormats
+
+/// Every date form bank exports use, read in each order; nil where the form cannot be read in that order.
+struct DateFormatTests {
+    static let forms: [(String, DateFormat, String?)] = [
+        ("2024-03-05", .mdy, "2024-03-05"), ("2024/03/05", .dmy, "2024-03-05"), ("2024.03.05", .mdy, "2024-03-05"),
+        (" 2024-01-05", .mdy, "2024-01-05"), ("\"2024-01-05\"", .dmy, "2024-01-05"),
+        ("2017-04-25T03:15:53", .mdy, "2017-04-25"), ("2017-04-25T03:15:53.123Z", .dmy, "2017-04-25"),
+        ("2018-02-25 12:34:56 +0000", .mdy, "2018-02-25"), ("2018-02-25 12:34", .dmy, "2018-02-25"),
+        ("2024-03-05T10:00:00+01:00", .mdy, "2024-03-05"), ("2024-03-05 10:00:00 UTC", .mdy, "2024-03-05"),
+        ("22.02.18", .dmy, "2018-02-22"), ("22.02.2018", .dmy, "2018-02-22"), ("01/29/16", .mdy, "2016-01-29"),
+        ("01/29/16", .dmy, nil), ("29/01/2016", .dmy, "2016-01-29"), ("29/01/2016", .mdy, nil),
+        ("03/05/2024", .mdy, "2024-03-05"), ("03/05/2024", .dmy, "2024-05-03"), ("3/5/24", .dmy, "2024-05-03"),
+        ("07 Nov 2013", .mdy, "2013-11-07"), ("07 Nov 2013", .dmy, "2013-11-07"), ("10 Feb 18", .dmy, "2018-02-10"),
+        ("Jan 5, 2024", .mdy, "2024-01-05"), ("January 5, 2024", .dmy, "2024-01-05"), ("5 January 2024", .mdy, "2024-01-05"),
+        ("Sept 30, 2023", .mdy, "2023-09-30"), ("Dec. 1, 2023", .mdy, "2023-12-01"), ("2013 Nov 07", .mdy, "2013-11-07"),
+        ("3. März 2024", .dmy, "2024-03-03"), ("12 okt 2023", .dmy, "2023-10-12"), ("5 mrt 2024", .dmy, "2024-03-05"),
+        ("1 févr. 2024", .dmy, "2024-02-01"), ("15-ene-2024", .dmy, "2024-01-15"), ("15-Aug-2023", .dmy, "2023-08-15"),
+        ("20121231", .mdy, "2012-12-31"), ("20121231", .dmy, "2012-12-31"), ("2019.04.19.", .dmy, "2019-04-19"),
+        ("05.03.2024 14:22", .dmy, "2024-03-05"), ("31.12.1999", .dmy, "1999-12-31"), ("01/01/70", .mdy, "1970-01-01"),
+        // Not dates.
+        ("2024-02-30", .mdy, nil), ("2024-13-01", .dmy, nil), ("", .mdy, nil), ("pending", .mdy, nil), ("13/13/2024", .dmy, nil),
+        ("2024-03-05 tomorrow", .mdy, nil), ("Foo 5, 2024", .mdy, nil), ("1/2", .mdy, nil), ("123/4/2024", .mdy, nil),
+    ]
+
+    @Test(arguments: forms)
+    func reads(_ text: String, _ order: DateFormat, _ expected: String?) {
+        #expect(order.parse(text)?.description == expected, "\(text) as \(order)")
+    }
+
+    /// What one date says about the order: only a part above 12 settles it.
+    @Test(arguments: [
+        ("03/05/2024", nil), ("13/05/2024", DateFormat.dmy), ("05/13/2024", .mdy), ("2024-05-13", .ymd), ("7 Nov 2013", .ymd),
+        ("12.12.2024", nil), ("31.01.24", .dmy), ("garbage", nil),
+    ] as [(String, DateFormat?)])
+    func evidence(_ text: String, _ expected: DateFormat?) {
+        #expect(DateFormat.evidence(text) == expected)
+    }
+
+    @Test(arguments: [
+        ("%d/%m/%Y", "05/03/2024", "2024-03-05"), ("%m/%d/%y", "03/05/24", "2024-03-05"), ("%d %b %Y", "5 Mar 2024", "2024-03-05"),
+        ("%Y-%m-%dT%H:%M:%S", "2024-03-05T10:11:12", "2024-03-05"), ("%Y-%m-%d %H:%M:%S %z", "2024-03-05 10:11:12 +0100", "2024-03-05"),
+        ("%Y%m%d", "20240305", "2024-03-05"), ("%B %d, %Y", "March 5, 2024", "2024-03-05"), ("Booked %d.%m.%Y", "Booked 05.03.2024", "2024-03-05"),
+        ("%d.%m.%y", "05.03.24", "2024-03-05"), ("%d %b %Y", "2024-03-05", nil), ("%d/%m/%Y", "2024-03-05", "2024-03-05"), ("%Y-%m-%d", "2024-03-05 extra", nil),
+    ])
+    func explicitPatterns(_ pattern: String, _ text: String, _ expected: String?) throws {
+        let format = try #require(DateFormat(pattern: pattern))
+        #expect(format.parse(text)?.description == expected, "\(text) with \(pattern)")
+    }
+
+    @Test(arguments: ["%H:%M", "%d/%m", "nonsense", "%q-%m-%Y"])
+    func patternsWithoutADateAreRefused(_ pattern: String) {
+        #expect(DateFormat(pattern: pattern) == nil)
+    }
+
+    static func read(_ csv: String, _ options: ReadOptions = ReadOptions()) throws -> (days: [String], layout: CSVLayout) {
+        let (ledger, layout, _) = try CSVReader.read(Array(csv.utf8), fileName: "t.csv", options: options)
+        return ((0..<ledger.count).map { ledger.day($0).description }, layout)
+    }
+
+    /// A UK file whose first dates could be either order is read day first once a later date settles it.
+    @Test func aLaterDateSettlesTheOrderForTheEarlierOnes() throws {
+        let (days, layout) = try Self.read("Date,Description,Amount\n03/05/2024,A,-1\n04/05/2024,B,-1\n13/05/2024,C,-1\n")
+        #expect(days == ["2024-05-03", "2024-05-04", "2024-05-13"])
+        #expect(layout.dateFormat == .dmy && layout.notes.isEmpty)
+        let (us, usLayout) = try Self.read("Date,Description,Amount\n03/05/2024,A,-1,\n05/13/2024,C,-1\n")
+        #expect(us == ["2024-03-05", "2024-05-13"])
+        #expect(usLayout.dateFormat == .mdy)
+    }
+
+    /// When no date settles it, the reader says which order it chose, why, and how to change it.
+    @Test func anUnsettledOrderIsReported() throws {
+        let (days, layout) = try Self.read("Date,Description,Amount\n03/05/2024,A,£-1.00\n04/05/2024,B,£-2.00\n")
+        #expect(days == ["2024-05-03", "2024-05-04"])
+        #expect(layout.notes.count == 1)
+        #expect(layout.notes.first?.contains("read as day/month/year (the amounts are in pounds); --date-format %m/%d/%Y") == true)
+        let (forced, forcedLayout) = try Self.read("Date,Description,Amount\n03/05/2024,A,-1\n", ReadOptions(dateFormat: .mdy))
+        #expect(forced == ["2024-03-05"] && forcedLayout.notes.isEmpty)
+    }
+
+    /// Dates that disagree with each other are an error at the one that breaks the order.
+    @Test func datesThatDisagreeAreAnError() {
+        #expect(throws: Diagnostic.self) { try Self.read("Date,Description,Amount\n13/05/2024,A,-1\n05/14/2024,B,-1\n") }
+    }
+}
