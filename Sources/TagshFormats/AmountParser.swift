@@ -69,8 +69,25 @@ public enum AmountParser {
         var symbol: String?
         if symbolStart >= 0 {
             symbol = String(decoding: UnsafeBufferPointer(rebasing: b[symbolStart..<symbolEnd]), as: UTF8.self)
+            // `12.00 CR`, `12.00 DR`: a direction, not a currency.
+            switch symbol?.uppercased() {
+            case "CR"?: symbol = nil
+            case "DR"?, "DB"?: symbol = nil; negative.toggle()
+            default: break
+            }
         }
         return (Amount(units: negative ? -units : units, scale: scale), symbol)
+    }
+
+    /// What a direction column's word says: -1 money out, +1 money in, nil when it is not a direction.
+    public static func direction(_ word: String) -> Int? {
+        switch word.trimmingSpaces().lowercased() {
+        case "af", "debit", "d", "dr", "db", "s", "soll", "-", "withdrawal", "out", "debet", "uit", "débit", "cargo", "debe",
+             "dare", "débito", "obciążenie", "výdaj", "uttag", "dbit": return -1
+        case "bij", "credit", "c", "cr", "h", "haben", "+", "deposit", "in", "crédit", "abono", "haber", "avere", "crédito",
+             "uznanie", "příjem", "insättning": return 1
+        default: return nil
+        }
     }
 
     public static func parse(_ text: String, decimalComma: Bool) -> (amount: Amount, symbol: String?)? {

@@ -14,42 +14,52 @@ public struct CSVColumns: Sendable, Equatable {
     public var notes: Int?
     public var intent: Int?
 
-    /// Maps header names case-insensitively; nil unless there is a date, a
-    /// description and an amount (or a debit or credit) column.
+    /// An unsigned amount's direction (`Af Bij`, `Transaction Type` with debit/credit, `D/C`).
+    public var direction: Int?
+    /// A fee taken on top of the amount.
+    public var fee: Int?
+    /// The amount column is already net of fees (`Net`): a fee column is not applied again.
+    public var amountIsNet = false
+
+    /// Maps header names through `HeaderVocabulary` (many languages, best-ranked column per role);
+    /// nil unless there is a date, a description and an amount (or a debit or credit) column.
     init?(header: [String]) {
-        var date: Int?, desc: Int?, amount: Int?, debit: Int?, credit: Int?
-        var currency: Int?, account: Int?, category: Int?, tags: Int?, notes: Int?, intent: Int?
+        var best: [ColumnRole: (index: Int, rank: Int)] = [:]
         for (i, raw) in header.enumerated() {
-            let name = raw.trimmingSpaces().lowercased()
-            func take(_ slot: inout Int?) { if slot == nil { slot = i } }
-            switch name {
-            case "date", "transaction date", "posted date", "posting date", "booking date", "datum", "buchungstag": take(&date)
-            case "description", "payee", "merchant", "name", "empfänger", "beschreibung", "verwendungszweck",
-                 "beguenstigter/zahlungspflichtiger", "begünstigter/zahlungspflichtiger": take(&desc)
-            case "amount", "betrag": take(&amount)
-            case "debit", "debit amount", "withdrawal", "withdrawals": take(&debit)
-            case "credit", "credit amount", "deposit", "deposits": take(&credit)
-            case "currency", "währung", "waehrung": take(&currency)
-            case "account", "konto": take(&account)
-            case "category": take(&category)
-            case "tags", "tag": take(&tags)
-            case "notes", "note", "memo", "notiz": take(&notes)
-            case "intent": take(&intent)
-            default: break
-            }
+            guard let (role, rank) = HeaderVocabulary.role(of: raw) else { continue }
+            if let current = best[role], current.rank <= rank { continue }
+            best[role] = (i, rank)
         }
-        guard let date, let desc, amount != nil || debit != nil || credit != nil else { return nil }
+        guard let date = best[.date]?.index, let desc = best[.description]?.index,
+              best[.amount] != nil || best[.debit] != nil || best[.credit] != nil else { return nil }
         self.date = date
         self.description = desc
+        self.amount = best[.amount]?.index
+        self.debit = amount == nil ? best[.debit]?.index : nil
+        self.credit = amount == nil ? best[.credit]?.index : nil
+        self.currency = best[.currency]?.index
+        self.account = best[.account]?.index
+        self.category = best[.category]?.index
+        self.tags = best[.tags]?.index
+        self.notes = best[.notes]?.index
+        self.intent = best[.intent]?.index
+        self.direction = amount == nil ? nil : best[.direction]?.index
+        self.fee = best[.fee]?.index
+        if let a = amount { amountIsNet = HeaderVocabulary.normalized(header[a]).hasPrefix("net") }
+    }
+
+    /// A mapping given by position (0-based), for a file without a header row.
+    public init(date: Int, description: Int, amount: Int?, debit: Int? = nil, credit: Int? = nil) {
+        self.date = date
+        self.description = description
         self.amount = amount
-        self.debit = amount == nil ? debit : nil
-        self.credit = amount == nil ? credit : nil
-        self.currency = currency
-        self.account = account
-        self.category = category
-        self.tags = tags
-        self.notes = notes
-        self.intent = intent
+        self.debit = debit
+        self.credit = credit
+    }
+
+    /// Every column the mapping uses.
+    var used: [Int] {
+        [date, description, amount, debit, credit, currency, account, category, tags, notes, intent, direction, fee].compactMap { $0 }
     }
 }
 

@@ -155,8 +155,12 @@ public struct CSVReader {
                 sourceLine: lineText(atLine: firstNonEmptyLine ?? 1), span: nil)
         }
 
-        let columns = header.columns
+        var columns = header.columns
         var scanner = Scanner(bytes: bytes, pos: header.next, line: header.line + 1, delimiter: header.delimiter)
+        // A "Transaction Type" column is a direction only when it holds debit/credit words.
+        if let d = columns.direction, !sampleValues(from: scanner, column: d).allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
+            columns.direction = nil
+        }
         let amountColumns = [columns.amount, columns.debit, columns.credit].compactMap { $0 }
         let decimalComma = detectDecimalComma(from: scanner, amountColumns: amountColumns)
         // The order of day and month is settled by the first date that can only be read one way; until then
@@ -248,15 +252,34 @@ public struct CSVReader {
 
                 var amount: Amount
                 var symbol: String?
+                var pending = false
                 if let a = columns.amount {
                     let f = field(a)
-                    guard let f, let parsed = parseAmountField(f, decimalComma: decimalComma) else {
-                        let at = f ?? fields[fields.count - 1]
-                        throw fieldError("cannot read amount '\(f.map { text($0) } ?? "")'", f?.start ?? at.end,
-                                         line: recordLine, recordStart: recordStart)
+                    if f.map(isBlank) ?? true {
+                        // Listed without an amount yet: kept, and marked pending.
+                        amount = .zero
+                        pending = true
+                    } else {
+                        guard let f, let parsed = parseAmountField(f, decimalComma: decimalComma) else {
+                            let at = f ?? fields[fields.count - 1]
+                            throw fieldError("cannot read amount '\(f.map { text($0) } ?? "")'", f?.start ?? at.end,
+                                             line: recordLine, recordStart: recordStart,
+                                             notes: options.skipBad ? [] : ["hint: --skip-bad loads the other records"])
+                        }
+                        amount = parsed.amount
+                        symbol = parsed.symbol
                     }
-                    amount = parsed.amount
-                    symbol = parsed.symbol
+                    if let d = columns.direction, let f = field(d), !isBlank(f) {
+                        guard let sign = AmountParser.direction(text(f)) else {
+                            throw fieldError("cannot tell money in from money out: '\(text(f))'", f.start,
+                                             line: recordLine, recordStart: recordStart)
+                        }
+                        amount = sign < 0 ? -amount.magnitude : amount.magnitude
+                    }
+                    if let c = columns.fee, !columns.amountIsNet, let f = field(c), !isBlank(f),
+                       let fee = parseAmountField(f, decimalComma: decimalComma) {
+                        amount = amount.adding(-fee.amount.magnitude) ?? amount
+                    }
                 } else {
                     var total: Amount = .zero
                     var any = false
@@ -271,10 +294,8 @@ public struct CSVReader {
                         symbol = symbol ?? parsed.symbol
                         any = true
                     }
-                    guard any else {
-                        throw fieldError("no amount: both debit and credit are empty", recordStart,
-                                         line: recordLine, recordStart: recordStart)
-                    }
+                    // Neither debit nor credit: listed without an amount yet (pending).
+                    pending = !any
                     amount = total
                 }
 
@@ -332,6 +353,7 @@ public struct CSVReader {
                 }
                 ledger.append(day: day, merchant: merchant, amount: amount, currency: currency, account: account,
                               intent: intent, category: category, tagSet: tagSet, note: note)
+                if pending { ledger.markLastPending() }
                 starts.append(recordStart)
                 ends.append(recordEnd)
             } catch {
@@ -353,6 +375,18 @@ public struct CSVReader {
                                 + "read as \(dateFormat) (\(hint.reason)); --date-format \(other) if that is wrong")
         }
         return (ledger, layout, skipped)
+    }
+
+    /// The text of one column in the first records after `start` (for deciding what a column holds).
+    func sampleValues(from start: Scanner, column: Int, limit: Int = 50) -> [String] {
+        var scanner = start
+        var fields: [FieldRef] = []
+        var recordEnd = 0
+        var out: [String] = []
+        while out.count < limit, (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true {
+            if column < fields.count { out.append(text(fields[column]).trimmingSpaces()) }
+        }
+        return out
     }
 
     /// The order to read ambiguous dates in (`03/05/2024`), from the file's conventions, and why.

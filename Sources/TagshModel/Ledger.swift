@@ -32,9 +32,15 @@ public struct Ledger: Sendable {
     /// Empty when every row can take a category (CSV).
     public var categoryLock: [UInt8] = []
 
+    /// Rows the bank lists without an amount yet (pending), ascending; their amount reads as zero.
+    public private(set) var pendingRows: [Int32] = []
+
     public init() {}
 
     public var count: Int { days.count }
+
+    /// Marks the row just appended as pending.
+    public mutating func markLastPending() { pendingRows.append(Int32(count - 1)) }
 
     public mutating func reserveCapacity(_ n: Int) {
         days.reserveCapacity(n); merchant.reserveCapacity(n); amountUnits.reserveCapacity(n)

@@ -1,0 +1,109 @@
+/// What a CSV column holds, as far as tagsh is concerned.
+public enum ColumnRole: String, Sendable, CaseIterable {
+    case date, description, amount, debit, credit, currency, account, category, tags, notes, intent
+    /// A column telling whether an unsigned amount is money out or in (`Af Bij`, `Credit/Debit`, `D/C`).
+    case direction
+    /// A fee charged on top of the amount (Revolut, Stripe).
+    case fee
+    /// The transaction's state (`Pending`, `Completed`).
+    case status
+}
+
+/// Header names banks and apps use, by role, in English, German, Dutch,
+/// French, Spanish, Italian, Portuguese, Polish, Czech and the Nordic
+/// languages. Names are compared lower-cased, with spaces collapsed and a
+/// bracketed suffix removed (`Amount (EUR)`, `Betrag (€)`, `Withdrawal (-)`).
+/// Where several columns could serve a role, the lowest rank wins (a payee's
+/// name before a free-text description, a booking date before a value date).
+enum HeaderVocabulary {
+    /// (role, rank, names).
+    static let entries: [(ColumnRole, Int, [String])] = [
+        (.date, 1, ["date", "transaction date", "trans date", "trans. date", "posted date", "posting date", "post date",
+                    "booking date", "booked date", "date posted", "created", "created at", "created date", "timestamp", "datetime",
+                    "date/time", "date time", "run date", "order date", "started date", "completed date", "settlement date",
+                    "transaction time", "date of transaction",
+                    // German, Dutch
+                    "datum", "buchungstag", "buchungsdatum", "buchung", "belegdatum", "boekingsdatum", "transactiedatum",
+                    // French, Spanish, Italian, Portuguese
+                    "date de l'opération", "date de l'operation", "date opération", "date operation", "date d'opération",
+                    "date comptable", "fecha", "fecha operación", "fecha operacion", "fecha de operación", "fecha contable",
+                    "data", "data operazione", "data contabile", "data registrazione", "data movimento", "data operação",
+                    "data de movimento", "data do movimento", "data lançamento", "data de lançamento",
+                    // Polish, Czech
+                    "data księgowania", "data transakcji", "data operacji", "datum zaúčtování", "datum transakce",
+                    "datum provedení", "datum pohybu",
+                    // Nordic
+                    "bokföringsdag", "bokföringsdatum", "transaktionsdatum", "transaktionsdag", "dato", "bogføringsdato",
+                    "bokført dato", "bokføringsdato", "kirjauspäivä", "päivämäärä", "tapahtumapäivä"]),
+        (.date, 2, ["value date", "valutadatum", "valuta", "wertstellung", "wertstellungsdatum", "rentedatum",
+                    "date de valeur", "fecha valor", "data valuta", "data valor", "data waluty", "valuuttapäivä", "valutadag",
+                    "rentedato", "arvopäivä", "datum splatnosti"]),
+        (.description, 1, ["payee", "merchant", "merchant name", "name", "counterparty", "counter party", "counterparty name",
+                           "beneficiary", "recipient", "to", "payee name", "party",
+                           "auftraggeber / begünstigter", "auftraggeber/begünstigter", "begünstigter / auftraggeber",
+                           "beguenstigter/zahlungspflichtiger", "begünstigter/zahlungspflichtiger", "zahlungsempfänger",
+                           "empfänger", "auftraggeber", "name zahlungsbeteiligter", "naam / omschrijving", "naam/omschrijving",
+                           "naam", "naam tegenpartij", "tegenpartij", "nom", "bénéficiaire", "beneficiario", "ordenante",
+                           "destinatário", "nazwa kontrahenta", "kontrahent", "odbiorca", "název protiúčtu", "protistrana",
+                           "mottagare", "modtager", "mottaker", "saaja/maksaja", "saaja / maksaja", "saaja", "betalningsmottagare"]),
+        (.description, 2, ["description", "transaction description", "details", "transaction details", "title", "narrative",
+                           "merchant description", "original description", "transaction", "particulars",
+                           "omschrijving", "beschreibung", "buchungsdetails", "libellé", "libelle", "libellé opération",
+                           "libelle operation", "détail", "detail", "concepto", "descripción", "descripcion", "descrizione",
+                           "descrição", "descricao", "histórico", "opis", "opis operacji", "tytuł", "tytul", "tytuł operacji",
+                           "popis", "popis transakce", "beskrivning", "text", "tekst", "beskrivelse", "kuvaus", "selitys",
+                           "viesti", "rubrik"]),
+        (.description, 3, ["verwendungszweck", "buchungstext", "reference", "mededelingen", "causale", "mitteilung",
+                           "referencia", "riferimento", "communication", "zpráva", "meddelande", "type"]),
+        (.amount, 1, ["amount", "net", "net amount", "amount (total)", "total", "transaction amount", "value",
+                      "betrag", "umsatz", "bedrag", "montant", "importe", "importo", "valor", "montante", "kwota",
+                      "kwota operacji", "částka", "belopp", "beløb", "beløp", "summa", "määrä", "summe"]),
+        (.amount, 2, ["gross", "gross amount", "brutto"]),
+        (.debit, 1, ["debit", "debit amount", "debits", "withdrawal", "withdrawals", "withdrawal amount", "paid out",
+                     "money out", "outflow", "out", "spent", "amount debit", "debet", "soll", "ausgang", "af", "débit", "debit",
+                     "debe", "cargo", "cargos", "dare", "uscite", "addebiti", "débito", "saída", "obciążenia", "wydatki",
+                     "výdaj", "výdej", "uttag", "ut", "udbetaling", "hævet", "ut av konto", "nosto", "veloitus"]),
+        (.credit, 1, ["credit", "credit amount", "credits", "deposit", "deposits", "deposit amount", "paid in", "money in",
+                      "inflow", "in", "received", "amount credit", "haben", "eingang", "bij", "crédit", "haber", "abono",
+                      "abonos", "avere", "entrate", "accrediti", "crédito", "entrada", "uznania", "wpływy", "příjem",
+                      "insättning", "in på konto", "indbetaling", "indsat", "inn på konto", "pano", "hyvitys"]),
+        (.direction, 1, ["af bij", "af/bij", "transaction type", "credit/debit", "debit/credit", "credit debit indicator", "cr/dr", "dr/cr", "d/c",
+                         "c/d", "soll/haben", "debit or credit", "debit credit", "s/h", "sens"]),
+        (.fee, 1, ["fee", "fees", "fee amount", "commission", "gebühr", "gebühren", "kosten", "frais", "comisión", "commissione",
+                   "taxa", "prowizja", "poplatek", "avgift", "gebyr", "palkkio"]),
+        (.currency, 1, ["currency", "currency code", "ccy", "währung", "waehrung", "valuta", "munt", "devise", "moneda",
+                        "divisa", "moeda", "waluta", "měna", "mena"]),
+        (.account, 1, ["account", "account name", "konto", "rekening", "compte", "cuenta", "conto", "conta", "rachunek", "účet"]),
+        (.category, 1, ["category"]),
+        (.tags, 1, ["tags", "tag"]),
+        (.notes, 1, ["notes", "note", "memo", "notiz", "notizen"]),
+        (.intent, 1, ["intent"]),
+        (.status, 1, ["status", "state", "transaction status"]),
+    ]
+
+    static let index: [String: (ColumnRole, Int)] = {
+        var out: [String: (ColumnRole, Int)] = [:]
+        for (role, rank, names) in entries {
+            for name in names where out[name] == nil { out[name] = (role, rank) }
+        }
+        return out
+    }()
+
+    /// A header name as compared: lower-cased, trimmed, inner spaces collapsed, quotes and a bracketed suffix removed.
+    static func normalized(_ raw: String) -> String {
+        var s = raw.trimmingSpaces().lowercased()
+        if s.hasPrefix("\u{FEFF}") { s.removeFirst() }
+        s = String(s.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{A0}" }).joined(separator: " "))
+        if s.hasSuffix(")"), let open = s.lastIndex(of: "("), open != s.startIndex, !index.keys.contains(s) {
+            s = String(s[..<open]).trimmingSpaces()
+        }
+        if s.hasSuffix(":") { s.removeLast() }
+        return s
+    }
+
+    /// The role and rank of a header name, if tagsh knows it.
+    static func role(of raw: String) -> (ColumnRole, Int)? {
+        let n = normalized(raw)
+        return index[n]
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+import TagshModel
+@testable import TagshFormats
+
+/// Header names, sign conventions and pending rows as banks write them: each
+/// shape read into (date, description, amount) per transaction.
+struct CSVShapeTests {
+    static func read(_ csv: String) throws -> [String] {
+        let (ledger, _, _) = try CSVReader.read(Array(csv.utf8), fileName: "t.csv")
+        return (0..<ledger.count).map { r in
+            let t = ledger.transaction(r)
+            return "\(t.day) \(t.merchant) \(t.amount)" + (ledger.pendingRows.contains(Int32(r)) ? " pending" : "")
+        }
+    }
+
+    static let shapes: [(String, String, [String])] = [
+        ("German, payee beats purpose, value date loses",
+         "Buchungstag;Valutadatum;Auftraggeber / Begünstigter;Verwendungszweck;Betrag (EUR)\n"
+            + "05.03.2024;06.03.2024;REWE Markt;Einkauf 123;-23,45\n",
+         ["2024-03-05 REWE Markt -23.45"]),
+        ("Dutch, unsigned amount with Af Bij",
+         "\"Datum\",\"Naam / Omschrijving\",\"Rekening\",\"Af Bij\",\"Bedrag (EUR)\"\n"
+            + "\"20240301\",\"Albert Heijn\",\"NL01\",\"Af\",\"12,50\"\n\"20240302\",\"Salaris\",\"NL01\",\"Bij\",\"2000,00\"\n",
+         ["2024-03-01 Albert Heijn -12.50", "2024-03-02 Salaris 2000.00"]),
+        ("Mint, unsigned amount with a debit/credit type",
+         "\"Date\",\"Description\",\"Original Description\",\"Amount\",\"Transaction Type\",\"Category\"\n"
+            + "\"1/05/2024\",\"Starbucks\",\"STARBUCKS #123\",\"4.75\",\"debit\",\"Coffee Shops\"\n"
+            + "\"1/15/2024\",\"Paycheck\",\"ACME PAYROLL\",\"1500.00\",\"credit\",\"Paycheck\"\n",
+         ["2024-01-05 Starbucks -4.75", "2024-01-15 Paycheck 1500.00"]),
+        ("a Type column that is not a direction stays an ordinary column",
+         "Transaction Date,Post Date,Description,Category,Type,Amount\n01/05/2024,01/06/2024,NETFLIX,Entertainment,Sale,-15.49\n",
+         ["2024-01-05 NETFLIX -15.49"]),
+        ("Revolut, a fee on top", "Type,Started Date,Completed Date,Description,Amount,Fee,Currency,State\n"
+            + "CARD_PAYMENT,2024-03-01 10:12:13,2024-03-02 09:00:00,Lidl,-10.00,0.50,EUR,COMPLETED\n",
+         ["2024-03-01 Lidl -10.50"]),
+        ("PayPal, net already has the fee", "Date,Time,Name,Gross,Fee,Net,Currency\n05/03/2024,10:00:00,Shop,-20.00,-0.80,-20.80,EUR\n",
+         ["2024-03-05 Shop -20.80"]),
+        ("UK paid out / paid in", "Date,Description,Paid out,Paid in,Balance\n03/05/2024,TESCO,12.00,,100.00\n04/05/2024,WAGES,,900.00,1000.00\n"
+            + "13/05/2024,BOOTS,3.00,,997.00\n",
+         ["2024-05-03 TESCO -12.00", "2024-05-04 WAGES 900.00", "2024-05-13 BOOTS -3.00"]),
+        ("CR and DR suffixes", "Date,Details,Amount\n2024-01-02,REFUND,12.00 CR\n2024-01-03,SHOP,8.00 DR\n",
+         ["2024-01-02 REFUND 12.00", "2024-01-03 SHOP -8.00"]),
+        ("a pending row with no amount", "Date,Description,Amount\n2024-01-02,CAFE,-3.00\n2024-01-03,HOTEL,\n",
+         ["2024-01-02 CAFE -3.00", "2024-01-03 HOTEL 0 pending"]),
+        ("French", "Date de l'opération;Libellé;Montant\n05/03/2024;CARREFOUR;-45,10\n",
+         ["2024-03-05 CARREFOUR -45.10"]),
+        ("Spanish", "Fecha;Concepto;Importe\n05/03/2024;MERCADONA;-30,00\n", ["2024-03-05 MERCADONA -30.00"]),
+        ("Italian", "Data contabile;Descrizione;Importo\n05/03/2024;ESSELUNGA;-12,00\n", ["2024-03-05 ESSELUNGA -12.00"]),
+        ("Polish", "Data operacji;Opis operacji;Kwota\n2024-03-05;BIEDRONKA;-15,99\n", ["2024-03-05 BIEDRONKA -15.99"]),
+        ("Swedish", "Bokföringsdag;Text;Belopp\n2024-03-05;ICA;-120,00\n", ["2024-03-05 ICA -120.00"]),
+        ("Czech", "Datum zaúčtování;Název protiúčtu;Částka\n05.03.2024;Albert;-250,00\n", ["2024-03-05 Albert -250.00"]),
+        ("Portuguese", "Data de movimento;Descrição;Valor\n05-03-2024;PINGO DOCE;-9,99\n", ["2024-03-05 PINGO DOCE -9.99"]),
+        ("Finnish", "Kirjauspäivä;Saaja/Maksaja;Määrä\n05.03.2024;K-Market;-7,50\n", ["2024-03-05 K-Market -7.50"]),
+    ]
+
+    @Test(arguments: shapes)
+    func reads(_ name: String, _ csv: String, _ expected: [String]) throws {
+        #expect(try Self.read(csv) == expected, "\(name)")
+    }
+}
