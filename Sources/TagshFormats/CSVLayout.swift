@@ -78,6 +78,8 @@ public struct CSVLayout: Sendable {
     public var decimalComma: Bool
     public var dateFormat: DateFormat
     /// What the reader guessed and how to override it (a date order no date settles), for `open` and `info`.
+    public var guesses: [String] = []
+    /// What the reader noticed and handled (a footer kept as it is), for `info`.
     public var notes: [String] = []
     /// UTF-8, or Windows-1252 for an export that is not UTF-8.
     public var encoding: TextEncoding = .utf8

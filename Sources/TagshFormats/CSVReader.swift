@@ -171,6 +171,8 @@ public struct CSVReader {
         var dateOrderSettled = options.dateFormat != nil || hint.certain
         var ambiguousRows: [Int32] = []
         var onlyYearFirst = true
+        var footer: (line: Int, error: Diagnostic)?
+        var footerLines = 0
 
         var ledger = Ledger()
         var starts: [Int] = [], ends: [Int] = []
@@ -209,6 +211,31 @@ public struct CSVReader {
             }
             // Blank lines are kept verbatim and are not transactions.
             if fields.count == 1 && isBlank(fields[0]) { continue }
+
+            // A line whose date column holds no date at all (`***END OF FILE***`, a totals line) may be a footer:
+            // it is one if no transaction follows it.
+            let notARecord = columns.date >= fields.count || slice(fields[columns.date]) { DateTokens($0) == nil }
+            if notARecord {
+                if footer == nil {
+                    let error = columns.date < fields.count
+                        ? fieldError("cannot read date '\(text(fields[columns.date]))'", fields[columns.date].start, line: recordLine,
+                                     recordStart: recordStart,
+                                     notes: ["hint: --date-format sets how dates are written, e.g. %d/%m/%Y or %d %b %Y; "
+                                             + "--columns date=N picks another column; --skip-bad loads the other records"])
+                        : fieldError("expected at least \(columns.date + 1) fields, found \(fields.count)",
+                                     fields.last.map { $0.end } ?? recordStart, line: recordLine, recordStart: recordStart,
+                                     notes: ["hint: --skip-bad loads the other records"])
+                    footer = (recordLine, error)
+                }
+                footerLines += 1
+                continue
+            }
+            if let footer, !options.skipBad { throw footer.error }
+            if let f = footer {
+                skipped.append(f.error)
+                footer = nil
+                footerLines = 0
+            }
 
             do throws(Diagnostic) {
                 guard fields.count > required else {
@@ -369,9 +396,13 @@ public struct CSVReader {
             columns: columns, headerLine: header.line, headerRange: header.range, decimalComma: decimalComma,
             dateFormat: onlyYearFirst && options.dateFormat == nil ? .ymd : dateFormat, encoding: encoding,
             recordStarts: starts, recordEnds: ends)
+        if let footer {
+            layout.notes.append((footerLines == 1 ? "line \(footer.line) is not a transaction" : "\(footerLines) lines from line \(footer.line) are not transactions")
+                                + " (a footer): kept as they are")
+        }
         if !dateOrderSettled && !ambiguousRows.isEmpty {
             let other = dateFormat == .dmy ? "%m/%d/%Y" : "%d/%m/%Y"
-            layout.notes.append("no date settles whether the day or the month comes first (every day is 12 or less); "
+            layout.guesses.append("no date settles whether the day or the month comes first (every day is 12 or less); "
                                 + "read as \(dateFormat) (\(hint.reason)); --date-format \(other) if that is wrong")
         }
         return (ledger, layout, skipped)

@@ -61,22 +61,53 @@ enum CSVWriter {
         }
         if !added.isEmpty {
             copy(upTo: layout.headerRange.upperBound)
+            let (_, headerQuoted) = bytes.withUnsafeBufferPointer { fieldShape($0, layout.headerRange, layout: layout) }
             for column in added {
                 out.append(layout.delimiter)
-                out.append(contentsOf: try field(lowercaseHeader ? column.title.lowercased() : column.title, layout, quoteAll: false, row: nil))
+                out.append(contentsOf: try field(lowercaseHeader ? column.title.lowercased() : column.title, layout,
+                                                 quoteAll: headerQuoted, row: nil))
             }
         }
-        for row in changedRows.sorted() {
+        // When columns are added, every record gets their fields, so the file stays rectangular.
+        let rows = added.isEmpty ? changedRows.sorted() : Array(0..<layout.recordStarts.count)
+        var changed = [Bool](repeating: false, count: layout.recordStarts.count)
+        for r in changedRows { changed[r] = true }
+        for row in rows {
             let start = layout.recordStarts[row], end = layout.recordEnds[row]
             copy(upTo: start)
-            let rewritten = try bytes.withUnsafeBufferPointer { buffer throws(Diagnostic) in
-                try record(buffer, start..<end, layout: layout, ledger: ledger, row: row, indexOf: indexOf)
+            if changed[row] {
+                let rewritten = try bytes.withUnsafeBufferPointer { buffer throws(Diagnostic) in
+                    try record(buffer, start..<end, layout: layout, ledger: ledger, row: row, indexOf: indexOf)
+                }
+                out.append(contentsOf: rewritten)
+            } else {
+                copy(upTo: end)
+                let (count, quoteAll) = bytes.withUnsafeBufferPointer { fieldShape($0, start..<end, layout: layout) }
+                for _ in min(count, next)..<next {
+                    out.append(layout.delimiter)
+                    if quoteAll { out.append(contentsOf: [0x22, 0x22]) }
+                }
             }
-            out.append(contentsOf: rewritten)
             copied = end
         }
         copy(upTo: bytes.count)
         return out
+    }
+
+    /// How many fields a record has, and whether it quotes every one.
+    static func fieldShape(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, layout: CSVLayout) -> (Int, Bool) {
+        var scanner = CSVReader.Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound,
+                                        line: 0, delimiter: layout.delimiter)
+        var refs: [FieldRef] = []
+        var recordEnd = 0
+        _ = try? scanner.next(into: &refs, recordEnd: &recordEnd)
+        return (refs.count, !refs.isEmpty && refs.allSatisfy(\.quoted))
+    }
+
+    /// The annotation columns a save would add to the header.
+    static func addedColumns(layout: CSVLayout, ledger: Ledger, changedRows: [Int]) -> [String] {
+        Column.allCases.filter { c in c.index(in: layout.columns) == nil && changedRows.contains { !c.value(ledger, $0).isEmpty } }
+            .map(\.title)
     }
 
     /// One record with its annotation fields replaced; other fields keep their bytes.

@@ -87,6 +87,12 @@ public struct LedgerDocument: Sendable {
         }
     }
 
+    /// The annotation columns a save of these rows adds to a CSV file's header (every record gets their fields).
+    public func columnsAdded(_ ledger: Ledger, changedRows: [Int]) -> [String] {
+        guard case .csv(let layout) = layout else { return [] }
+        return CSVWriter.addedColumns(layout: layout, ledger: ledger, changedRows: changedRows)
+    }
+
     /// A file to write: its path (nil for the main file) and new bytes.
     public struct Output: Sendable {
         public var path: String?

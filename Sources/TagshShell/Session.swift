@@ -357,7 +357,7 @@ public final class Session {
         baseline = Baseline(loaded.ledger)
         discardWarned = nil
         if case .csv(let layout) = loaded.document.layout {
-            for note in layout.notes { printer.note(TextSafety.sanitize(file.displayName) + ": " + note) }
+            for guess in layout.guesses { printer.note(TextSafety.sanitize(file.displayName) + ": " + guess) }
         }
         if !loaded.skipped.isEmpty {
             printer.note("skipped \(loaded.skipped.count) record\(loaded.skipped.count == 1 ? "" : "s") that could not be read:")

@@ -42,6 +42,9 @@ struct CSVShapeTests {
          ["2024-01-02 REFUND 12.00", "2024-01-03 SHOP -8.00"]),
         ("a pending row with no amount", "Date,Description,Amount\n2024-01-02,CAFE,-3.00\n2024-01-03,HOTEL,\n",
          ["2024-01-02 CAFE -3.00", "2024-01-03 HOTEL 0 pending"]),
+        ("a footer after the last transaction", "Date,Description,Amount\n2024-01-02,CAFE,-3.00\n\n***END OF FILE***\n",
+         ["2024-01-02 CAFE -3.00"]),
+        ("a totals line", "Date,Description,Amount\n2024-01-02,CAFE,-3.00\n,Total,-3.00\n", ["2024-01-02 CAFE -3.00"]),
         ("French", "Date de l'opération;Libellé;Montant\n05/03/2024;CARREFOUR;-45,10\n",
          ["2024-03-05 CARREFOUR -45.10"]),
         ("Spanish", "Fecha;Concepto;Importe\n05/03/2024;MERCADONA;-30,00\n", ["2024-03-05 MERCADONA -30.00"]),
@@ -52,6 +55,34 @@ struct CSVShapeTests {
         ("Portuguese", "Data de movimento;Descrição;Valor\n05-03-2024;PINGO DOCE;-9,99\n", ["2024-03-05 PINGO DOCE -9.99"]),
         ("Finnish", "Kirjauspäivä;Saaja/Maksaja;Määrä\n05.03.2024;K-Market;-7,50\n", ["2024-03-05 K-Market -7.50"]),
     ]
+
+    /// A line that is not a transaction is an error when transactions follow it; at the end it is a footer, reported.
+    @Test func aFooterIsNotedButALineInTheMiddleIsAnError() throws {
+        let csv = "Date,Description,Amount\n2024-01-02,CAFE,-3.00\nas of 2024-01-31,,\nTotal,,-3.00\n"
+        let (_, layout, _) = try CSVReader.read(Array(csv.utf8), fileName: "t.csv")
+        #expect(layout.notes == ["2 lines from line 3 are not transactions (a footer): kept as they are"])
+        #expect(throws: Diagnostic.self) {
+            try CSVReader.read(Array("Date,Description,Amount\nnot a date,X,-1\n2024-01-02,CAFE,-3.00\n".utf8), fileName: "t.csv")
+        }
+    }
+
+    /// The first save that adds annotation columns gives every record their fields, quoted as the file quotes.
+    @Test(arguments: [
+        ("Date,Description,Amount\n2024-01-02,CAFE,-3.00\n2024-01-03,BAR,-4.00\nTotal,,-7.00\n",
+         "Date,Description,Amount,Intent,Tags\n2024-01-02,CAFE,-3.00,,\n2024-01-03,BAR,-4.00,want,y\nTotal,,-7.00\n"),
+        ("\"Date\",\"Description\",\"Amount\"\r\n\"2024-01-02\",\"CAFE\",\"-3.00\"\r\n\"2024-01-03\",\"BAR\",\"-4.00\"\r\n",
+         "\"Date\",\"Description\",\"Amount\",\"Intent\",\"Tags\"\r\n\"2024-01-02\",\"CAFE\",\"-3.00\",\"\",\"\"\r\n"
+            + "\"2024-01-03\",\"BAR\",\"-4.00\",\"want\",\"y\"\r\n"),
+    ])
+    func addedColumnsKeepTheFileRectangular(_ csv: String, _ expected: String) throws {
+        let bytes = Array(csv.utf8)
+        var loaded = try LedgerDocument.read(bytes, fileName: "t.csv", format: .csv, options: ReadOptions())
+        let yTag = loaded.ledger.internTagSet(["y"])
+        loaded.ledger.intent[1] = Intent.want.rawValue
+        loaded.ledger.tagSet[1] = yTag
+        let out = try loaded.document.render(loaded.ledger, changedRows: [1])
+        #expect(String(decoding: out[0].bytes, as: UTF8.self) == expected)
+    }
 
     @Test(arguments: shapes)
     func reads(_ name: String, _ csv: String, _ expected: [String]) throws {

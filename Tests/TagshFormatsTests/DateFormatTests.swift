@@ -64,7 +64,7 @@ struct DateFormatTests {
     @Test func aLaterDateSettlesTheOrderForTheEarlierOnes() throws {
         let (days, layout) = try Self.read("Date,Description,Amount\n03/05/2024,A,-1\n04/05/2024,B,-1\n13/05/2024,C,-1\n")
         #expect(days == ["2024-05-03", "2024-05-04", "2024-05-13"])
-        #expect(layout.dateFormat == .dmy && layout.notes.isEmpty)
+        #expect(layout.dateFormat == .dmy && layout.guesses.isEmpty)
         let (us, usLayout) = try Self.read("Date,Description,Amount\n03/05/2024,A,-1,\n05/13/2024,C,-1\n")
         #expect(us == ["2024-03-05", "2024-05-13"])
         #expect(usLayout.dateFormat == .mdy)
@@ -74,10 +74,10 @@ struct DateFormatTests {
     @Test func anUnsettledOrderIsReported() throws {
         let (days, layout) = try Self.read("Date,Description,Amount\n03/05/2024,A,£-1.00\n04/05/2024,B,£-2.00\n")
         #expect(days == ["2024-05-03", "2024-05-04"])
-        #expect(layout.notes.count == 1)
-        #expect(layout.notes.first?.contains("read as day/month/year (the amounts are in pounds); --date-format %m/%d/%Y") == true)
+        #expect(layout.guesses.count == 1)
+        #expect(layout.guesses.first?.contains("read as day/month/year (the amounts are in pounds); --date-format %m/%d/%Y") == true)
         let (forced, forcedLayout) = try Self.read("Date,Description,Amount\n03/05/2024,A,-1\n", ReadOptions(dateFormat: .mdy))
-        #expect(forced == ["2024-03-05"] && forcedLayout.notes.isEmpty)
+        #expect(forced == ["2024-03-05"] && forcedLayout.guesses.isEmpty)
     }
 
     /// Dates that disagree with each other are an error at the one that breaks the order.

@@ -25,7 +25,8 @@ extension Commands {
             }
             fields.append(("format", format))
             if case .csv(let layout) = file.document.layout {
-                for note in layout.notes { fields.append(("guessed", note)) }
+                for guess in layout.guesses { fields.append(("guessed", guess)) }
+                for note in layout.notes { fields.append(("note", note)) }
             }
             fields.append(("size", "\(file.document.bytes.count) bytes"))
         }

@@ -29,6 +29,7 @@ extension Session {
             throw .failed("the demo ledger has no file of its own; use `save FILE`")
         }
         let changed = baseline.changedRows(ledger)
+        let addedColumns = file.document.columnsAdded(ledger, changedRows: changed)
         let outputs: [LedgerDocument.Output]
         let nextDocument: LedgerDocument?
         let categoryChanged = baseline.categoryChangedRows(ledger, among: changed)
@@ -101,6 +102,8 @@ extension Session {
             try writeHistory(path: target, bytes: main)
         }
         self.file = file
-        printer.note("saved \(TextSafety.sanitize(target)) (\(plural(changed.count, "changed transaction")))")
+        let columnsNote = addedColumns.isEmpty ? ""
+            : "; added the column\(addedColumns.count == 1 ? "" : "s") \(addedColumns.joined(separator: ", ")) to every record"
+        printer.note("saved \(TextSafety.sanitize(target)) (\(plural(changed.count, "changed transaction"))\(columnsNote))")
     }
 }
