@@ -58,7 +58,7 @@ public struct CSVColumns: Sendable, Equatable {
     }
 
     /// Every column the mapping uses.
-    var used: [Int] {
+    public var used: [Int] {
         [date, description, amount, debit, credit, currency, account, category, tags, notes, intent, direction, fee].compactMap { $0 }
     }
 }
@@ -77,6 +77,10 @@ public struct CSVLayout: Sendable {
     public var headerRange: Range<Int>
     public var decimalComma: Bool
     public var dateFormat: DateFormat
+    /// Whether the file has a header row (a file without one has positions `1`, `2`, ... as its header).
+    public var hasHeader = true
+    /// The mapping given with `--columns`, or inferred for a file without a header row (kept in the sidecar).
+    public var columnMap: ColumnMap?
     /// What the reader guessed and how to override it (a date order no date settles), for `open` and `info`.
     public var guesses: [String] = []
     /// What the reader noticed and handled (a footer kept as it is), for `info`.

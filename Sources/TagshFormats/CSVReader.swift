@@ -7,9 +7,14 @@ public struct ReadOptions: Sendable {
     /// Force the date order of a CSV file instead of detecting it.
     public var dateFormat: DateFormat?
 
-    public init(skipBad: Bool = false, dateFormat: DateFormat? = nil) {
+    /// Which column holds what (`--columns`), instead of the header's names; required by position
+    /// for a file without a header row when tagsh cannot infer it.
+    public var columns: ColumnMap?
+
+    public init(skipBad: Bool = false, dateFormat: DateFormat? = nil, columns: ColumnMap? = nil) {
         self.skipBad = skipBad
         self.dateFormat = dateFormat
+        self.columns = columns
     }
 }
 
@@ -137,12 +142,50 @@ public struct CSVReader {
             }
             let names = fields.map { text($0) }
             if names.count > 1 || !(names.first ?? "").isEmpty, firstNonEmptyLine == nil { firstNonEmptyLine = lineNumber }
-            if let columns = CSVColumns(header: names) {
+            // The header row: names tagsh knows, or the names the mapping gives.
+            let mapped: CSVColumns?
+            if let map = options.columns, map.entries.contains(where: { if case .name = $0.column { true } else { false } }) {
+                mapped = try? map.columns(header: names)
+            } else if let map = options.columns, CSVColumns(header: names) != nil {
+                do throws(ColumnMap.MapError) { mapped = try map.columns(header: names) } catch { throw mapError(error) }
+            } else {
+                mapped = CSVColumns(header: names)
+            }
+            if let columns = mapped {
                 header = (names, columns, delimiter, lineNumber, scanner.pos, lineStart..<recordEnd)
                 break
             }
             probe.pos = scanner.pos
             probe.line = scanner.line
+        }
+        var hasHeader = true
+        var guesses: [String] = []
+        if header == nil, let first = firstNonEmptyLine {
+            // No header row: the records start at the first line; the columns come from --columns or from what they hold.
+            var probe = Scanner(bytes: bytes, pos: bodyStart, line: 1, delimiter: 0x2C)
+            while probe.line < first, let end = lineEndOffset(from: probe.pos) {
+                probe.pos = end
+                skipToNextLine(&probe)
+            }
+            let start = probe.pos
+            if let end = lineEndOffset(from: start) {
+                let delimiter = detectDelimiter(start..<end)
+                let scanner = Scanner(bytes: bytes, pos: start, line: first, delimiter: delimiter)
+                var columns: CSVColumns?
+                if let map = options.columns {
+                    do throws(ColumnMap.MapError) { columns = try map.columns(header: nil) } catch { throw mapError(error) }
+                } else if let inferred = inferColumns(from: scanner) {
+                    columns = inferred
+                    guesses.append("the file has no header row: read column \(inferred.date + 1) as the date, \(inferred.description + 1) as "
+                                   + "the description and \(inferred.amount.map { "\($0 + 1)" } ?? "?") as the amount; "
+                                   + "--columns \(ColumnMap(positionsOf: inferred)) (changed as needed) to read it otherwise")
+                }
+                if let columns {
+                    let width = max(sampleWidth(from: scanner), (columns.used.max() ?? 0) + 1)
+                    header = ((1...width).map(String.init), columns, delimiter, first - 1, start, start..<start)
+                    hasHeader = false
+                }
+            }
         }
         guard let header else {
             if firstNonEmptyLine == nil {
@@ -152,7 +195,8 @@ public struct CSVReader {
             throw Diagnostic(
                 "no header row: expected columns named date, description (or payee, merchant, name) and amount (or debit and credit)",
                 file: fileName, line: firstNonEmptyLine ?? 1, column: 1,
-                sourceLine: lineText(atLine: firstNonEmptyLine ?? 1), span: nil)
+                sourceLine: lineText(atLine: firstNonEmptyLine ?? 1), span: nil,
+                notes: ["hint: --columns date=1,description=3,amount=5 says which column holds what (by position or header name)"])
         }
 
         var columns = header.columns
@@ -396,6 +440,9 @@ public struct CSVReader {
             columns: columns, headerLine: header.line, headerRange: header.range, decimalComma: decimalComma,
             dateFormat: onlyYearFirst && options.dateFormat == nil ? .ymd : dateFormat, encoding: encoding,
             recordStarts: starts, recordEnds: ends)
+        layout.hasHeader = hasHeader
+        layout.guesses = guesses
+        layout.columnMap = options.columns ?? (hasHeader ? nil : ColumnMap(positionsOf: columns))
         if let footer {
             layout.notes.append((footerLines == 1 ? "line \(footer.line) is not a transaction" : "\(footerLines) lines from line \(footer.line) are not transactions")
                                 + " (a footer): kept as they are")
@@ -406,6 +453,67 @@ public struct CSVReader {
                                 + "read as \(dateFormat) (\(hint.reason)); --date-format \(other) if that is wrong")
         }
         return (ledger, layout, skipped)
+    }
+
+    /// The texts of the fields of one record.
+    func fieldTexts(_ range: Range<Int>, delimiter: UInt8) -> [String] {
+        var scanner = Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound, line: 0,
+                              delimiter: delimiter)
+        var fields: [FieldRef] = []
+        var recordEnd = 0
+        guard (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true else { return [] }
+        return fields.map { text($0) }
+    }
+
+    func mapError(_ e: ColumnMap.MapError) -> Diagnostic {
+        Diagnostic("--columns: \(e.message)", file: fileName)
+    }
+
+    /// The most fields a record has among the first ones.
+    func sampleWidth(from start: Scanner) -> Int {
+        var scanner = start
+        var fields: [FieldRef] = []
+        var recordEnd = 0
+        var width = 0
+        for _ in 0..<50 {
+            guard (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true else { break }
+            width = max(width, fields.count)
+        }
+        return width
+    }
+
+    /// For a file without a header row: the first column that holds a date in every sampled record, the
+    /// first other one that holds an amount in every record, and the one with the longest text as the description.
+    func inferColumns(from start: Scanner) -> CSVColumns? {
+        var scanner = start
+        var fields: [FieldRef] = []
+        var recordEnd = 0
+        var rows: [[String]] = []
+        while rows.count < 50, (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true {
+            if fields.count == 1 && isBlank(fields[0]) { continue }
+            rows.append(fields.map { text($0).trimmingSpaces() })
+        }
+        guard rows.count >= 1, let width = rows.map(\.count).max(), width >= 3 else { return nil }
+        func column(_ i: Int) -> [String] { rows.compactMap { i < $0.count ? $0[i] : nil } }
+        func all(_ i: Int, _ test: (String) -> Bool) -> Bool {
+            let values = column(i).filter { !$0.isEmpty }
+            return values.count * 2 >= rows.count && values.allSatisfy(test)
+        }
+        func isDate(_ s: String) -> Bool {
+            var b = Array(s.utf8)
+            return b.withUnsafeMutableBufferPointer { DateTokens(UnsafeBufferPointer($0)) != nil }
+        }
+        func isAmount(_ s: String) -> Bool {
+            // An amount has a decimal mark or a sign; a plain number could be a reference.
+            s.contains(where: { $0 == "." || $0 == "," || $0 == "-" || $0 == "(" }) && !isDate(s)
+                && (AmountParser.parse(s, decimalComma: false) != nil || AmountParser.parse(s, decimalComma: true) != nil)
+        }
+        guard let date = (0..<width).first(where: { all($0) { isDate($0) } }),
+              let amount = (0..<width).first(where: { $0 != date && all($0) { isAmount($0) } }) else { return nil }
+        let textColumns = (0..<width).filter { $0 != date && $0 != amount && !all($0) { isAmount($0) || isDate($0) } }
+        func averageLength(_ i: Int) -> Int { column(i).reduce(0) { $0 + $1.count } }
+        guard let description = textColumns.max(by: { averageLength($0) < averageLength($1) }) else { return nil }
+        return CSVColumns(date: date, description: description, amount: amount)
     }
 
     /// The text of one column in the first records after `start` (for deciding what a column holds).

@@ -59,7 +59,7 @@ enum CSVWriter {
             if end > copied { out.append(contentsOf: bytes[copied..<end]) }
             copied = max(copied, end)
         }
-        if !added.isEmpty {
+        if !added.isEmpty && layout.hasHeader {
             copy(upTo: layout.headerRange.upperBound)
             let (_, headerQuoted) = bytes.withUnsafeBufferPointer { fieldShape($0, layout.headerRange, layout: layout) }
             for column in added {

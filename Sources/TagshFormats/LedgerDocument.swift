@@ -87,6 +87,17 @@ public struct LedgerDocument: Sendable {
         }
     }
 
+    /// A CSV record's fields as the file has them, each with its column's header name (or position), for `show`
+    /// and `columns`; empty for other formats.
+    public func originalFields(row: Int) -> [(name: String, value: String)] {
+        guard case .csv(let layout) = layout, row < layout.recordStarts.count else { return [] }
+        let values = bytes.withUnsafeBufferPointer { buffer in
+            CSVReader(bytes: buffer, fileName: "", options: ReadOptions(), encoding: layout.encoding)
+                .fieldTexts(layout.recordStarts[row]..<layout.recordEnds[row], delimiter: layout.delimiter)
+        }
+        return values.enumerated().map { (i, v) in (i < layout.header.count && layout.hasHeader ? layout.header[i] : String(i + 1), v) }
+    }
+
     /// The annotation columns a save of these rows adds to a CSV file's header (every record gets their fields).
     public func columnsAdded(_ ledger: Ledger, changedRows: [Int]) -> [String] {
         guard case .csv(let layout) = layout else { return [] }
@@ -139,15 +150,34 @@ public struct LedgerDocument: Sendable {
     }
 
     /// The document for bytes this document rendered: same format, new layout.
-    public func reread(_ newBytes: [UInt8], fileName: String, stamp: FileStamp? = nil) throws(Diagnostic) -> LedgerDocument {
+    public func reread(_ newBytes: [UInt8], fileName: String, stamp: FileStamp? = nil, addedColumns: [String] = [])
+        throws(Diagnostic) -> LedgerDocument
+    {
         switch layout {
         case .text:
             let loaded = try LedgerDocument.read(newBytes, fileName: fileName, format: format, options: ReadOptions(skipBad: true),
                                                  stamp: stamp)
             return loaded.document
         case .csv(let old):
+            // A mapping keeps describing the file: annotation columns a save added are named in it by position.
+            var map = old.columnMap
+            if map != nil {
+                var columns = old.columns
+                var next = old.header.count
+                for title in addedColumns {
+                    switch title {
+                    case "Intent": columns.intent = next
+                    case "Category": columns.category = next
+                    case "Tags": columns.tags = next
+                    default: columns.notes = next
+                    }
+                    next += 1
+                }
+                map = addedColumns.isEmpty ? old.columnMap
+                    : old.hasHeader ? ColumnMap(namesOf: columns, header: old.header + addedColumns) : ColumnMap(positionsOf: columns)
+            }
             let (_, layout, _) = try CSVReader.read(newBytes, fileName: fileName,
-                                                    options: ReadOptions(skipBad: true, dateFormat: old.dateFormat))
+                                                    options: ReadOptions(skipBad: true, dateFormat: old.dateFormat, columns: map))
             return LedgerDocument(format: format, bytes: newBytes, layout: .csv(layout))
         }
     }

@@ -6,7 +6,7 @@ public struct CommandRegistry: Sendable {
     public let commands: [Command]
 
     public static let standard = CommandRegistry(commands: [
-        Commands.open, Commands.save, Commands.export, Commands.info,
+        Commands.open, Commands.save, Commands.export, Commands.info, Commands.columns,
         Commands.ls, Commands.select, Commands.count, Commands.show, Commands.tags, Commands.merchants,
         Commands.categories, Commands.intents, Commands.summary,
         Commands.tag, Commands.intent, Commands.category, Commands.note,

@@ -131,7 +131,8 @@ public enum ManPage {
         ("--json", "Machine-readable output from listing commands."),
         ("--demo", "Open the built-in sample ledger: a realistic bank export of a few hundred transactions."),
         ("--skip-bad", "Load the readable records of a damaged file and list the ones skipped."),
-        ("--date-format FMT", "Force the order of CSV dates: %Y-%m-%d, %m/%d/%Y, %d/%m/%Y or %d.%m.%Y."),
+        ("--date-format FMT", "How CSV dates are written: %d %m %y %Y %b %B %H %M %S %z and literal text (default: read from the dates)."),
+        ("--columns MAP", "CSV column roles by position or header name: date=1,description=Details,amount=5 (kept in the sidecar)."),
         ("-h, --help", "Show the options."),
         ("--version", "Show the version."),
     ]

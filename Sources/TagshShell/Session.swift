@@ -304,6 +304,11 @@ public final class Session {
         let bytes: [UInt8], stamp: FileStamp
         do throws(FileError) { (bytes, stamp) = try FileIO.read(path) } catch { throw .file(error) }
         let fmt = format ?? LedgerFormat(extensionOf: path) ?? LedgerFormat(sniffing: bytes)
+        // A column mapping kept in the sidecar is needed before the file is read.
+        var options = options
+        if options.columns == nil, sourcesSidecar, let map = Sidecar(path: Session.sidecarPath(for: path)).columnMap {
+            options.columns = map
+        }
         let loaded: LoadedLedger
         do { loaded = try LedgerDocument.read(bytes, fileName: path, format: fmt, options: options) } catch {
             throw .diagnostic(error)

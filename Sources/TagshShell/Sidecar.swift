@@ -54,6 +54,13 @@ struct Sidecar {
         }
     }
 
+    /// The column mapping the sidecar keeps (`columns set date=1,...`), if any.
+    var columnMap: ColumnMap? {
+        guard let chunk = chunks.last(where: { $0.key == "columns" }), let command = chunk.command,
+              let words = try? Lexer.words(in: command), words.count == 3 else { return nil }
+        return try? ColumnMap(parsing: words[2].text)
+    }
+
     /// What a command declares, as the key `declarations` uses.
     static func key(of command: String) -> String? {
         guard let words = try? Lexer.words(in: command).map(\.text), let first = words.first?.lowercased() else { return nil }
@@ -64,6 +71,8 @@ struct Sidecar {
             return "rule:" + words[1]
         case "set" where words.count == 3 && SettingEdit.persisted.contains(words[1].lowercased()):
             return "set:" + words[1].lowercased()
+        case "columns" where words.count == 3 && words[1].lowercased() == "set":
+            return "columns"
         default:
             return nil
         }
@@ -129,6 +138,9 @@ extension Session {
             if let color = c.color { line += " --color " + Lexer.quote(color.description) }
             if let icon = c.icon { line += " --icon " + Lexer.quote(String(icon)) }
             out.append(("category:" + c.name.lowercased(), line))
+        }
+        if case .csv(let layout)? = file?.document.layout, let map = layout.columnMap {
+            out.append(("columns", "columns set " + Lexer.quote(map.description)))
         }
         for rule in rules { out.append(("rule:" + rule.name, rule.definition)) }
         let defaults = Settings()

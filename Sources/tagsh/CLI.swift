@@ -49,6 +49,9 @@ struct TagshCLI: ParsableCommand {
     @Option(name: .customLong("date-format"), help: ArgumentHelp("Force the order of CSV dates, e.g. %d/%m/%Y.", valueName: "FMT"))
     var dateFormat: String?
 
+    @Option(help: ArgumentHelp("CSV column roles: date=1,description=Details,amount=5.", valueName: "MAP"))
+    var columns: String?
+
     @Flag(name: .customLong("man-page"), help: .hidden)
     var manPage = false
 
@@ -98,10 +101,16 @@ struct TagshCLI: ParsableCommand {
         var readOptions = ReadOptions(skipBad: skipBad)
         if let dateFormat {
             guard let f = DateFormat(pattern: dateFormat) else {
-                sink.error("tagsh: unknown --date-format '\(dateFormat)': use %Y-%m-%d, %m/%d/%Y, %d/%m/%Y or %d.%m.%Y\n")
+                sink.error("tagsh: unknown --date-format '\(dateFormat)': write it with %d %m %y %Y %b %B (and %H %M %S %z), e.g. %d/%m/%Y or %d %b %Y\n")
                 return 2
             }
             readOptions.dateFormat = f
+        }
+        if let columns {
+            do { readOptions.columns = try ColumnMap(parsing: columns) } catch {
+                sink.error("tagsh: --columns: \(error.message)\n")
+                return 2
+            }
         }
         var ledgerFormat: LedgerFormat?
         if let format {

@@ -12,6 +12,7 @@ struct BadCommandTests {
         "save": ["save a b", "save"],
         "export": ["export", "export x.txt --format bogus", "export /nonexistent-dir/x.csv"],
         "info": ["info x"],
+        "columns": ["columns x", "columns set", "columns set bogus", "columns set date=1,description=2,amount=3"],
         "ls": ["ls --limit x", "ls --limit", "ls --sort bogus", "ls tag:"],
         "select": ["select", "select amt:>>1", "select (a"],
         "count": ["count (", "count a or", "count id:0"],

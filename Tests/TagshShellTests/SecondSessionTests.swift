@@ -469,3 +469,69 @@ struct OneChangePathTests {
         }
     }
 }
+
+/// Files without a header row, and mappings given with --columns, kept in the sidecar across sessions.
+struct ColumnMappingTests {
+    static let wellsFargo = """
+        "01/05/2024","-4.75","*","","STARBUCKS 1234 SEATTLE"
+        "01/06/2024","-61.20","*","","SAFEWAY #0123"
+        "01/15/2024","1500.00","*","","ACME PAYROLL DIRECT DEP"
+
+        """
+
+    @Test func aHeaderlessFileIsInferredAndItsAnnotationsComeBack() throws {
+        let path = try SmallLedgers.scratch("wf.csv", Self.wellsFargo)
+        let sink = BufferSink()
+        let one = Session(sink: sink)
+        #expect(one.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(sink.err.contains("no header row: read column 1 as the date, 5 as the description and 2 as the amount"), "\(sink.err)")
+        #expect(one.ledger.map { l in (0..<l.count).map { "\(l.transaction($0).merchant) \(l.amount($0))" } }
+                == ["STARBUCKS 1234 SEATTLE -4.75", "SAFEWAY #0123 -61.20", "ACME PAYROLL DIRECT DEP 1500.00"])
+        #expect(one.execute("tag 1 +coffee") == .ok)
+        #expect(one.execute("save") == .ok, "\(sink.err)")
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.split(separator: "\n").allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 6 }, "\(saved)")
+        let sidecar = try String(contentsOfFile: path + ".tagsh", encoding: .utf8)
+        #expect(sidecar.contains("columns set date=1,description=5,amount=2,tags=6"), "\(sidecar)")
+        one.close()
+
+        let sink2 = BufferSink()
+        let two = Session(sink: sink2)
+        #expect(two.execute("open \(path)") == .ok, "\(sink2.err)")
+        #expect(!sink2.err.contains("no header row"), "a kept mapping is not a guess: \(sink2.err)")
+        #expect(two.ledger?.tagNames(0) == ["coffee"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(two.execute("save") == .ok)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func columnsByNameForUnknownHeaders() throws {
+        let path = try SmallLedgers.scratch("x.csv", "Fecha Valor;Movimiento;Cantidad\n05/03/2024;MERCADONA;-30,00\n")
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        #expect(s.execute("open \(path)") == .failed(65))
+        #expect(sink.err.contains("hint: --columns"), "\(sink.err)")
+        #expect(s.execute("open \(path) --columns date='Fecha Valor',description=Movimiento,amount=Cantidad") == .ok, "\(sink.err)")
+        #expect(s.ledger.map { "\($0.day(0)) \($0.amount(0))" } == "2024-03-05 -30.00")
+        sink.reset()
+        s.execute("columns")
+        #expect(sink.out.contains("description  ") && sink.out.contains("Movimiento") && sink.out.contains("MERCADONA"), "\(sink.out)")
+        s.execute("tag 1 +food")
+        s.execute("save")
+        let reopened = Session(sink: BufferSink())
+        #expect(reopened.execute("open \(path)") == .ok)
+        #expect(reopened.ledger?.tagNames(0) == ["food"])
+    }
+
+    @Test func columnsSetReadsTheFileAgain() throws {
+        let path = try SmallLedgers.scratch("wf.csv", Self.wellsFargo)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.execute("open \(path)")
+        #expect(s.execute("columns set date=1,description=3,amount=2") == .ok, "\(sink.err)")
+        #expect(s.ledger?.transaction(0).merchant == "*")
+        s.execute("tag 1 +x")
+        #expect(s.execute("columns set date=1,description=5,amount=2") == .failed(1))
+        #expect(sink.err.contains("save` first"))
+    }
+}

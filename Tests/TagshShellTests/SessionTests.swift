@@ -232,7 +232,7 @@ struct CompletionTests {
         ("sum|", 3, ["summary"]),
         ("su|", 2, ["suggest", "summary"]),
         ("S|", 1, ["save", "select", "set", "show", "source", "suggest", "summary"]),
-        ("|", 0, ["apply", "blame", "categories", "category", "count", "discard", "echo", "export", "help", "history", "info",
+        ("|", 0, ["apply", "blame", "categories", "category", "columns", "count", "discard", "echo", "export", "help", "history", "info",
                   "intent", "intents", "ls", "merchants", "note", "open", "preview", "quit", "record", "recover", "redo",
                   "rule", "rules", "save", "select", "set", "show", "source", "suggest", "summary", "tag", "tags", "undo"]),
         // rule names

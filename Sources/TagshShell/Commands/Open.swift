@@ -10,7 +10,10 @@ extension Commands {
             Reads the whole file into memory. The format comes from --format, else the file's extension, \
             else its content. A file that cannot be read is not opened at all: the error names the line and \
             column. With --skip-bad the readable records are loaded and the others are listed. \
-            --date-format forces the order of CSV dates (%Y-%m-%d, %m/%d/%Y, %d/%m/%Y, %d.%m.%Y). \
+            --date-format says how CSV dates are written (%d %m %y %Y %b %B %H %M %S %z and literal text); without it \
+            the order of day and month is settled by the dates themselves, and a guess is reported. --columns says \
+            which column holds what (see `help columns`); a file without a header row is read by what its columns \
+            hold, and the guess is reported. \
             The sidecar FILE.tagsh, if present, is sourced quietly after opening (unless tagsh was started with \
             --no-init); a line that fails is reported as FILE.tagsh:LINE and the others still load. With unsaved \
             changes, open at the prompt warns once; a second open discards them.
@@ -18,9 +21,11 @@ extension Commands {
         options: [
             .init("format", .choice(["csv", "journal", "beancount", "json"]), "read the file as csv, journal, beancount or json"),
             .init("skip-bad", "load what can be read and list the records skipped"),
-            .init("date-format", .dateFormat, "the order of CSV dates, e.g. %d/%m/%Y"),
+            .init("date-format", .dateFormat, "how CSV dates are written, e.g. %d/%m/%Y or %d %b %Y"),
+            .init("columns", .text("MAP"), "which CSV column holds what: date=1,description=Details,amount=5"),
         ],
-        examples: ["open checking.csv", "open export.csv --date-format %d/%m/%Y --skip-bad", "open 2025.journal", "open main.beancount"]
+        examples: ["open checking.csv", "open export.csv --date-format %d/%m/%Y --skip-bad", "open wellsfargo.csv --columns date=1,amount=2,description=5",
+                   "open 2025.journal", "open main.beancount"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard let path = inv.words.first else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }
         try inv.expectAtMost(1)
@@ -28,9 +33,14 @@ extension Commands {
         var options = ReadOptions(skipBad: inv.flag("skip-bad"))
         if let w = inv.values["date-format"] {
             guard let f = DateFormat(pattern: w.text) else {
-                throw .usage("unknown date format '\(w.text)': use %Y-%m-%d, %m/%d/%Y, %d/%m/%Y or %d.%m.%Y", span: w.span)
+                throw .usage("unknown date format '\(w.text)': write it with %d %m %y %Y %b %B (and %H %M %S %z), e.g. %d/%m/%Y or %d %b %Y", span: w.span)
             }
             options.dateFormat = f
+        }
+        if let w = inv.values["columns"] {
+            do throws(ColumnMap.MapError) { options.columns = try ColumnMap(parsing: w.text) } catch {
+                throw .usage("--columns: " + error.message, span: w.span)
+            }
         }
         try inv.session.warnBeforeDiscarding("open", again: "`open` again")
         try inv.session.open(path: path.text, format: format, options: options)

@@ -80,7 +80,7 @@ extension Session {
                 // Journals and beancount: the layout follows the edits; nothing is read again.
                 file.document = nextDocument.restamped()
             } else {
-                do throws(Diagnostic) { file.document = try file.document.reread(main, fileName: target, stamp: file.stamp) } catch {
+                do throws(Diagnostic) { file.document = try file.document.reread(main, fileName: target, stamp: file.stamp, addedColumns: addedColumns) } catch {
                     throw .failed("saved \(target), but could not read it back: \(error.message)")
                 }
             }

@@ -5,7 +5,7 @@ import TagshQuery
 extension Commands {
     static let show = Command(
         name: "show", group: .exploring, forms: [[.value("ID")]],
-        summary: "show every field of one transaction, tags as coloured chips",
+        summary: "show every field of one transaction, tags as coloured chips, and a CSV record's own columns",
         options: [.init("json", "the transaction as a JSON object")],
         examples: ["show 42"]
     ) { (inv: inout Invocation) throws(ShellError) in
@@ -36,6 +36,15 @@ extension Commands {
         }
         inv.out.line(s.bold("transaction \(t.id)"))
         for (k, v) in fields { inv.out.line("  " + s.bold(TextSafety.pad(k, 9)) + v) }
+        // Every column of the record as the bank wrote it (`col:NAME=VALUE` queries them).
+        if let original = inv.session.file?.document.originalFields(row: row), !original.isEmpty {
+            inv.out.line(s.bold("  columns"))
+            let width = min(24, original.map { TextSafety.sanitize($0.name).count }.max() ?? 0)
+            for (name, value) in original {
+                let line = "    " + TextSafety.pad(TextSafety.sanitize(name), width) + "  " + TextSafety.sanitize(value)
+                inv.out.line(String(line.reversed().drop { $0 == " " }.reversed()))
+            }
+        }
     }
 }
 

@@ -24,7 +24,7 @@ error: unknown command 'frobnicate'
   ^^^^^^^^^^
 hint: `help` lists the commands
 $ open
-error: usage: open FILE [--format csv|journal|beancount|json] [--skip-bad] [--date-format FMT]
+error: usage: open FILE [--format csv|journal|beancount|json] [--skip-bad] [--date-format FMT] [--columns MAP]
 $ open missing.csv
 error: missing.csv: no such file
 $ open /tmp
@@ -47,11 +47,11 @@ error: --format takes csv, journal, beancount or json, not 'xml'
   open demo.csv --format xml
                          ^^^
 $ open demo.csv --date-format weird
-error: unknown date format 'weird': use %Y-%m-%d, %m/%d/%Y, %d/%m/%Y or %d.%m.%Y
+error: unknown date format 'weird': write it with %d %m %y %Y %b %B (and %H %M %S %z), e.g. %d/%m/%Y or %d %b %Y
   open demo.csv --date-format weird
                               ^^^^^
 $ open demo.csv extra
-error: unexpected 'extra'; usage: open FILE [--format csv|journal|beancount|json] [--skip-bad] [--date-format FMT]
+error: unexpected 'extra'; usage: open FILE [--format csv|journal|beancount|json] [--skip-bad] [--date-format FMT] [--columns MAP]
   open demo.csv extra
                 ^^^^^
 $ open demo.csv

@@ -76,6 +76,16 @@ transaction 1
   tags     none
   note     none
   source   demo.csv:2
+  columns
+    Date         2025-01-01
+    Description  HAUSVERWALTUNG MUELLER RENT
+    Amount       -1150.00
+    Currency     EUR
+    Account      Checking
+    Category     Housing
+    Tags
+    Notes
+    Intent       need
 $ show 7 --json
 {"id": 7, "date": "2025-01-07", "merchant": "STARBUCKS 0567", "amount": "-3.80", "currency": "EUR", "account": "Credit Card", "intent": null, "category": null, "tags": ["coffee"], "note": null}
 $ tags

@@ -75,6 +75,11 @@ transaction 3
   tags     none
   note     a note^Jover two lines
   source   quoted.csv:4
+  columns
+    Date         2024-05-03
+    Description  MULTI^JLINE SHOP
+    Amount       -5.00
+    Notes        a note^Jover two lines
 $ open preamble.csv
 opened preamble.csv: 2 transactions
 $ show 2
@@ -88,6 +93,10 @@ transaction 2
   tags     none
   note     none
   source   preamble.csv:7
+  columns
+    Date         2024-08-02
+    Description  STEAM GAMES
+    Amount       -19.99
 $ open annotated.csv
 opened annotated.csv: 4 transactions
 $ ls

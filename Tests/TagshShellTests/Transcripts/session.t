@@ -23,12 +23,13 @@ Files
   save        write the ledger back to its file, changing only what was changed
   export      write the whole ledger to another file in a fresh layout
   info        describe the open ledger: file, format, size, dates, currencies
+  columns     show which CSV column holds what, or read the file again with another mapping
 
 Exploring
   ls          list matching transactions in a table; sets the selection @
   select      set the selection @ to the matching transactions without listing them
   count       print how many transactions match, as a bare number
-  show        show every field of one transaction, tags as coloured chips
+  show        show every field of one transaction, tags as coloured chips, and a CSV record's own columns
   tags        list tags with counts; rename or delete a tag everywhere
   merchants   list merchants of the matching transactions with counts and totals
   categories  list categories, default and custom, with counts, colours and icons
