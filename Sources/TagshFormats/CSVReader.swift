@@ -455,6 +455,16 @@ public struct CSVReader {
         return (ledger, layout, skipped)
     }
 
+    /// One field of a record, interned (0 when the record is shorter).
+    func field(_ index: Int, of range: Range<Int>, delimiter: UInt8, into table: inout StringTable, scratch: inout [UInt8]) -> UInt32 {
+        var scanner = Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound, line: 0,
+                              delimiter: delimiter)
+        var fields: [FieldRef] = []
+        var recordEnd = 0
+        guard (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true, index < fields.count else { return 0 }
+        return intern(fields[index], into: &table, scratch: &scratch)
+    }
+
     /// The texts of the fields of one record.
     func fieldTexts(_ range: Range<Int>, delimiter: UInt8) -> [String] {
         var scanner = Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound, line: 0,

@@ -98,6 +98,34 @@ public struct LedgerDocument: Sendable {
         return values.enumerated().map { (i, v) in (i < layout.header.count && layout.hasHeader ? layout.header[i] : String(i + 1), v) }
     }
 
+    /// The index of a CSV column by header name (ignoring case) or 1-based position.
+    public func columnIndex(named name: String) -> Int? {
+        guard case .csv(let layout) = layout else { return nil }
+        if let i = layout.header.firstIndex(where: { HeaderVocabulary.normalized($0) == HeaderVocabulary.normalized(name) }),
+           layout.hasHeader {
+            return i
+        }
+        if let p = Int(name), p >= 1, p <= layout.header.count { return p - 1 }
+        return nil
+    }
+
+    /// One column of every CSV record: its distinct texts and each record's id into them (`col:NAME=...`).
+    public func columnValues(named name: String) -> (values: StringTable, ids: [UInt32])? {
+        guard case .csv(let layout) = layout, let index = columnIndex(named: name) else { return nil }
+        var values = StringTable()
+        var ids: [UInt32] = []
+        ids.reserveCapacity(layout.recordStarts.count)
+        bytes.withUnsafeBufferPointer { buffer in
+            let reader = CSVReader(bytes: buffer, fileName: "", options: ReadOptions(), encoding: layout.encoding)
+            var scratch: [UInt8] = []
+            for r in 0..<layout.recordStarts.count {
+                ids.append(reader.field(index, of: layout.recordStarts[r]..<layout.recordEnds[r], delimiter: layout.delimiter,
+                                        into: &values, scratch: &scratch))
+            }
+        }
+        return (values, ids)
+    }
+
     /// The annotation columns a save of these rows adds to a CSV file's header (every record gets their fields).
     public func columnsAdded(_ ledger: Ledger, changedRows: [Int]) -> [String] {
         guard case .csv(let layout) = layout else { return [] }

@@ -21,6 +21,19 @@ public indirect enum Query: Sendable, Equatable {
     case not(Query)
 }
 
+extension Query {
+    /// The original columns the query names (`col:NAME=...`).
+    public var columnNames: [String] {
+        switch self {
+        case .all: []
+        case .term(.column(let name, _)): [name]
+        case .term: []
+        case .and(let p), .or(let p): p.flatMap(\.columnNames)
+        case .not(let q): q.columnNames
+        }
+    }
+}
+
 /// One query term.
 public enum Term: Sendable, Equatable {
     case merchant(TextPattern)
@@ -34,6 +47,17 @@ public enum Term: Sendable, Equatable {
     case id(ClosedRange<Int>)
     /// `@`: in the current selection (what the last `ls` or `select` listed).
     case selection
+    /// `status:pending`: listed by the bank without an amount yet (or, false, with one).
+    case pending(Bool)
+    /// `col:NAME=VALUE`, `col:NAME:/REGEX/`: a column of the CSV record as the bank wrote it.
+    case column(name: String, ColumnTest)
+}
+
+/// A test on an original CSV column's text.
+public enum ColumnTest: Sendable, Equatable {
+    /// Equal, ignoring case (stored lower-cased).
+    case equals(String)
+    case matches(TextPattern)
 }
 
 /// A case-insensitive text test: substring or regular expression.

@@ -10,6 +10,10 @@ public struct QueryEvaluator {
     /// The rows `@` stands for.
     public let selection: [Int]
 
+    /// A column of the original records by name: its distinct texts and each row's id into them
+    /// (nil when there is no such column). Only CSV ledgers have them.
+    public var columnValues: (String) -> (values: StringTable, ids: [UInt32])? = { _ in nil }
+
     public init(ledger: Ledger, selection: [Int] = []) {
         self.ledger = ledger
         self.selection = selection
@@ -97,6 +101,21 @@ public struct QueryEvaluator {
         case .id(let range):
             let lo = range.lowerBound - 1, hi = range.upperBound - 1
             return RowSet(rowCount: n) { $0 >= lo && $0 <= hi }
+        case .pending(let pending):
+            var set = RowSet(rowCount: n, rows: ledger.pendingRows.lazy.map { Int($0) })
+            if !pending { set.invert() }
+            return set
+        case .column(let name, let test):
+            guard let (values, ids) = columnValues(name), ids.count == n else { return RowSet(rowCount: n) }
+            var t: [Bool]
+            switch test {
+            case .equals(let want):
+                t = [Bool](repeating: want.isEmpty, count: values.count + 1)
+                for id in values.ids { t[Int(id)] = values[id].lowercased() == want }
+            case .matches(let p):
+                t = table(values, p)
+            }
+            return lookup(ids, t)
         }
     }
 

@@ -12,6 +12,8 @@ public struct QueryError: Error, Sendable, Equatable {
         case badDate(String)
         case badID(String)
         case badIntent(String)
+        case badStatus(String)
+        case badColumn(String)
         case unmatchedOpen
         case unmatchedClose
         case tooDeep
@@ -32,6 +34,8 @@ public struct QueryError: Error, Sendable, Equatable {
             "bad date '\(d)': use YYYY, YYYY-MM, YYYY-MM-DD, or a range A..B, ..B, A.."
         case .badID(let i): "bad id '\(i)': use id:N or id:A..B"
         case .badIntent(let i): "unknown intent '\(i)': use need, want, culture, unexpected or none"
+        case .badStatus(let v): "unknown status '\(v)': use status:pending or status:booked"
+        case .badColumn(let v): "bad column test '\(v)': use col:NAME=VALUE, col:NAME:TEXT or col:NAME:/REGEX/"
         case .unmatchedOpen: "'(' is never closed"
         case .tooDeep: "the query nests too deeply (more than \(QueryParser.maxDepth) levels of not, - or parentheses)"
         case .unmatchedClose: "')' without a matching '('"
@@ -47,7 +51,7 @@ public struct QueryError: Error, Sendable, Equatable {
 /// than `or`.
 public enum QueryParser {
     /// The term keys, in the order completion offers them.
-    public static let keys = ["desc", "merchant", "tag", "cat", "intent", "amt", "date", "note", "acct", "id"]
+    public static let keys = ["desc", "merchant", "tag", "cat", "intent", "amt", "date", "note", "acct", "id", "status", "col"]
 
     public static func parse(_ words: [Word]) throws(QueryError) -> Query {
         var tokens: [Token] = []
@@ -112,6 +116,21 @@ public enum QueryParser {
         case "date":
             guard let range = dateRange(value) else { throw QueryError(kind: .badDate(value), span: span) }
             return .term(.date(range))
+        case "status":
+            switch value.lowercased() {
+            case "pending": return .term(.pending(true))
+            case "booked", "cleared", "posted": return .term(.pending(false))
+            default: throw QueryError(kind: .badStatus(value), span: span)
+            }
+        case "col":
+            // col:NAME=VALUE, or col:NAME:TEXT / col:NAME:/REGEX/
+            guard let sep = value.firstIndex(where: { $0 == "=" || $0 == ":" }), sep != value.startIndex else {
+                throw QueryError(kind: .badColumn(value), span: span)
+            }
+            let name = String(value[..<sep]), rest = String(value[value.index(after: sep)...])
+            if value[sep] == "=" { return .term(.column(name: name, .equals(rest.lowercased()))) }
+            guard !rest.isEmpty else { throw QueryError(kind: .badColumn(value), span: span) }
+            return .term(.column(name: name, .matches(try textPattern(rest, span))))
         default: // "id"
             guard let range = idRange(value) else { throw QueryError(kind: .badID(value), span: span) }
             return .term(.id(range))

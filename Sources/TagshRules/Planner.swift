@@ -46,9 +46,11 @@ public enum Planner {
     /// ones set on the same field; tag additions and removals accumulate.
     /// New tag names, tag sets and notes are interned into the ledger's tables
     /// (tables only: no transaction changes).
-    public static func plan(_ rules: [Rule], ledger: inout Ledger, selection: [Int], maxTags: Int) throws(PlanError) -> Plan {
+    public static func plan(_ rules: [Rule], ledger: inout Ledger, selection: [Int], maxTags: Int,
+                            columnValues: @escaping (String) -> (values: StringTable, ids: [UInt32])? = { _ in nil }) throws(PlanError) -> Plan {
         var plan = Plan(rules: rules)
-        let evaluator = QueryEvaluator(ledger: ledger, selection: selection)
+        var evaluator = QueryEvaluator(ledger: ledger, selection: selection)
+        evaluator.columnValues = columnValues
         let matches = rules.map { evaluator.rows(matching: $0.query) }
         var union = RowSet(rowCount: ledger.count)
         for m in matches { union.formUnion(m) }

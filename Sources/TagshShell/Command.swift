@@ -217,6 +217,15 @@ public struct Invocation {
     public func query(_ words: [Word]? = nil) throws(ShellError) -> Query {
         let q: Query
         do throws(QueryError) { q = try QueryParser.parse(words ?? self.words) } catch { throw .query(error) }
+        for name in q.columnNames where session.file?.document.columnIndex(named: name) == nil {
+            let columns = session.file.flatMap { f -> [String]? in
+                if case .csv(let l) = f.document.layout { return l.hasHeader ? l.header : l.header.map { $0 } }
+                return nil
+            }
+            let at = (words ?? self.words).first { $0.text.lowercased().contains("col:" + name.lowercased()) }
+            throw .usage("no column '\(TextSafety.sanitize(name))'" + (columns.map { " (columns: \($0.map(TextSafety.sanitize).joined(separator: ", ")))" }
+                         ?? ": only CSV files have columns of their own"), span: at?.span)
+        }
         if q.usesSelection && session.selection == nil {
             let at = (words ?? self.words).first { $0.text == "@" }
             throw .usage("there is no selection yet: `ls` or `select` sets @", span: at?.span)
@@ -226,7 +235,9 @@ public struct Invocation {
 
     /// The rows of the ledger that `query` matches, `@` included.
     public func rows(matching query: Query, in ledger: Ledger) -> RowSet {
-        QueryEvaluator(ledger: ledger, selection: session.selection ?? []).rows(matching: query)
+        var evaluator = QueryEvaluator(ledger: ledger, selection: session.selection ?? [])
+        evaluator.columnValues = session.columnValues
+        return evaluator.rows(matching: query)
     }
 
     /// Refuses extra words beyond the first `count`.

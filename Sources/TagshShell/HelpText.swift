@@ -60,6 +60,8 @@ enum HelpText {
         ("intent:want, intent:none", "the intent is want (need, want, culture, unexpected); has none"),
         ("note:WORD, acct:WORD", "the note or account contains WORD"),
         ("id:412, id:400..420", "transaction ids"),
+        ("status:pending", "listed by the bank without an amount yet (status:booked: the others)"),
+        ("col:NAME=VALUE, col:NAME:TEXT", "a column of the CSV record as the bank wrote it (NAME: header or position); also col:NAME:/REGEX/"),
         ("@", "in the current selection: what the last ls or select listed"),
         ("-TERM, not TERM", "does not match TERM"),
         ("A B, A or B, (A or B) C", "terms side by side are ANDed; or; parentheses group"),

@@ -66,9 +66,11 @@ enum PreviewText {
 /// `rules check`: rules that match nothing, rules shadowed by an earlier
 /// rule, and transactions on which two rules set different values.
 enum RuleCheck {
-    static func report(_ rules: [Rule], ledger: Ledger, selection: [Int]) -> String {
+    static func report(_ rules: [Rule], ledger: Ledger, selection: [Int],
+                       columnValues: @escaping (String) -> (values: StringTable, ids: [UInt32])? = { _ in nil }) -> String {
         guard !rules.isEmpty else { return "no rules to check\n" }
-        let evaluator = QueryEvaluator(ledger: ledger, selection: selection)
+        var evaluator = QueryEvaluator(ledger: ledger, selection: selection)
+        evaluator.columnValues = columnValues
         let matches = rules.map { evaluator.rows(matching: $0.query) }
         var lines: [String] = []
         for (i, rule) in rules.enumerated() where matches[i].isEmpty {

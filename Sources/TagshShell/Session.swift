@@ -125,6 +125,17 @@ public final class Session {
     /// What the last `preview` showed, for a bare `apply`: the plan and the working copy holding its names.
     var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, tables: Ledger, line: String)?
     var completionCache: (generation: Int, data: CompletionData)?
+    /// Original CSV columns read for `col:` queries, by name; cleared when the file is opened or saved.
+    var columnCache: [String: (values: StringTable, ids: [UInt32])] = [:]
+
+    /// One original column of the open CSV file, read once.
+    func columnValues(_ name: String) -> (values: StringTable, ids: [UInt32])? {
+        let key = name.lowercased()
+        if let cached = columnCache[key] { return cached }
+        guard let found = file?.document.columnValues(named: name) else { return nil }
+        columnCache[key] = found
+        return found
+    }
 
     /// Whether a person is at the prompt: only then does `quit` warn about unsaved changes.
     public var isInteractive = false
@@ -352,6 +363,7 @@ public final class Session {
         postingOnlyCategories = fileCategories.subtracting(loaded.ledger.category)
         sidecar = nil
         sidecarBaseline = [:]
+        columnCache = [:]
         self.file = file
         generation += 1
         ledgerVersion += 1

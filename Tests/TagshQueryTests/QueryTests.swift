@@ -36,6 +36,9 @@ func sexp(_ q: Query) -> String {
         case .date(let d): return "date[" + (d.from?.description ?? "") + ".." + (d.through?.description ?? "") + "]"
         case .id(let r): return "id[\(r.lowerBound)..\(r.upperBound)]"
         case .selection: return "@"
+        case .pending(let p): return p ? "pending" : "booked"
+        case .column(let name, .equals(let v)): return "col[" + name + "]=" + v
+        case .column(let name, .matches(let p)): return "col[" + name + "]" + text(p)
         }
     }
 }
@@ -53,6 +56,9 @@ struct QueryParserTests {
         ("'desc:/^uber\\b/'", "desc/^uber\\b/"),
         ("desc:\"WHOLE FOODS\"", "desc~whole foods"),
         ("note:anna acct:visa", "(and note~anna acct~visa)"),
+        ("status:pending", "pending"), ("-status:pending", "(not pending)"), ("status:booked", "booked"),
+        ("col:Type=Sale", "col[Type]=sale"), ("col:Type:sal", "col[Type]~sal"), ("'col:Buchungstext:/^last/'", "col[Buchungstext]/^last/"),
+        ("\"col:Transaction Type=debit\"", "col[Transaction Type]=debit"), ("col:Memo=", "col[Memo]="),
         ("note:/ann?a/ acct:/^card/", "(and note/ann?a/ acct/^card/)"),
         ("amt:<-50", "amt<-50"),
         ("amt:>=10", "|amt|>=10"),
@@ -104,6 +110,8 @@ struct QueryParserTests {
 
     /// Malformed queries: the error and the characters the caret marks.
     static let errors: [(String, String, Range<Int>)] = [
+        ("status:maybe", "unknown status 'maybe': use status:pending or status:booked", 0..<12),
+        ("x col:=a", "bad column test '=a': use col:NAME=VALUE, col:NAME:TEXT or col:NAME:/REGEX/", 2..<8),
         ("foo:bar", "unknown query key 'foo:'", 0..<7),
         ("a tag:", "'tag:' needs a value", 2..<6),
         ("desc:/(/", "bad regular expression /(/", 0..<8),

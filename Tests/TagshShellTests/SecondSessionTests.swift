@@ -535,3 +535,36 @@ struct ColumnMappingTests {
         #expect(sink.err.contains("save` first"))
     }
 }
+
+/// Every original column stays queryable; pending rows are kept and found.
+struct OriginalColumnTests {
+    @Test func colAndStatusQueries() throws {
+        let csv = """
+            Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State
+            CARD_PAYMENT,Current,2024-03-01 10:00:00,2024-03-02 09:00:00,Lidl,-10.00,0.00,EUR,COMPLETED
+            TOPUP,Current,2024-03-03 11:00:00,2024-03-03 11:00:01,Top-Up by *1234,100.00,0.00,EUR,COMPLETED
+            CARD_PAYMENT,Current,2024-03-04 12:00:00,,Hotel Lisboa,,0.00,EUR,PENDING
+
+            """
+        let path = try SmallLedgers.scratch("revolut.csv", csv)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        func count(_ q: String) -> String {
+            sink.reset()
+            s.execute("count \(q)")
+            return sink.out + sink.err
+        }
+        #expect(count("col:Type=card_payment") == "2\n")
+        #expect(count("col:State:pend") == "1\n")
+        #expect(count("'col:Description:/^top-up/'") == "1\n")
+        #expect(count("col:3:2024-03-0") == "3\n")
+        #expect(count("status:pending") == "1\n")
+        #expect(count("-status:pending col:Type=topup") == "1\n")
+        #expect(count("col:Nope=x").contains("no column 'Nope' (columns: Type, Product, Started Date"))
+        // A rule can use an original column.
+        #expect(s.execute("rule topups col:Type=TOPUP => category Transfer") == .ok)
+        #expect(s.execute("apply topups") == .ok, "\(sink.err)")
+        #expect(s.ledger?.transaction(1).category == "Transfer")
+    }
+}

@@ -75,7 +75,7 @@ extension Commands {
         let session = inv.session
         if let w = inv.words.first, w.text == "check" {
             try inv.expectAtMost(1)
-            inv.out.text(RuleCheck.report(session.rules, ledger: ledger, selection: session.selection ?? []))
+            inv.out.text(RuleCheck.report(session.rules, ledger: ledger, selection: session.selection ?? [], columnValues: session.columnValues))
             return
         }
         try inv.expectAtMost(0)
@@ -218,7 +218,8 @@ extension Invocation {
     func plan(_ rules: [Rule]) throws(ShellError) -> (Plan, Ledger) {
         guard var ledger = session.ledger else { throw .noLedger }
         do throws(PlanError) {
-            let plan = try Planner.plan(rules, ledger: &ledger, selection: session.selection ?? [], maxTags: session.settings.maxTags)
+            let plan = try Planner.plan(rules, ledger: &ledger, selection: session.selection ?? [], maxTags: session.settings.maxTags,
+                                        columnValues: session.columnValues)
             return (plan, ledger)
         } catch {
             throw .failed(error.message)

@@ -87,6 +87,7 @@ extension Session {
             let adopting = file.path == nil
             file.path = target
             file.displayName = name
+            columnCache = [:]
             self.file = file
             baseline = Baseline(ledger)
             savedPosition = position

@@ -123,6 +123,10 @@ Queries select transactions for ls, count, select, merchants and summary.
       the note or account contains WORD
   id:412, id:400..420
       transaction ids
+  status:pending
+      listed by the bank without an amount yet (status:booked: the others)
+  col:NAME=VALUE, col:NAME:TEXT
+      a column of the CSV record as the bank wrote it (NAME: header or position); also col:NAME:/REGEX/
   @
       in the current selection: what the last ls or select listed
   -TERM, not TERM
@@ -146,7 +150,7 @@ from the script
 nested
 $ source failing.tagsh
 one
-failing.tagsh:2:4: error: unknown query key 'foo:' (keys: desc: merchant: tag: cat: intent: amt: date: note: acct: id:)
+failing.tagsh:2:4: error: unknown query key 'foo:' (keys: desc: merchant: tag: cat: intent: amt: date: note: acct: id: status: col:)
   ls foo:bar
      ^^^^^^^
 error: failing.tagsh: stopped at the first failing command
