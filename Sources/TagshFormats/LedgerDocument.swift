@@ -12,7 +12,7 @@ public enum LedgerFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         guard let dot = name.lastIndex(of: ".") else { return nil }
         switch name[name.index(after: dot)...].lowercased() {
         case "csv", "tsv", "txt": self = .csv
-        case "journal", "hledger", "ledger", "j": self = .journal
+        case "journal", "hledger", "ledger", "j", "dat", "timeclock": self = .journal
         case "beancount", "bean": self = .beancount
         case "json": self = .json
         default: return nil

@@ -322,7 +322,13 @@ public final class Session {
         }
         let loaded: LoadedLedger
         do { loaded = try LedgerDocument.read(bytes, fileName: path, format: fmt, options: options) } catch {
-            throw .diagnostic(error)
+            // A file that looks like another format than the one tried: say which --format to try.
+            var d = error
+            let sniffed = LedgerFormat(sniffing: bytes)
+            if format == nil, sniffed != fmt, sniffed != .json {
+                d.notes.append("hint: the file looks like a \(sniffed) file: --format \(sniffed) reads it as one")
+            }
+            throw .diagnostic(d)
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         install(loaded, file: OpenFile(path: path, displayName: name, document: loaded.document, stamp: stamp))

@@ -538,6 +538,19 @@ struct ColumnMappingTests {
 
 /// Every original column stays queryable; pending rows are kept and found.
 struct OriginalColumnTests {
+    /// `.dat` is ledger's usual extension; a file that fails in one format names the format it looks like.
+    @Test func formatsByExtensionAndHints() throws {
+        let dat = try SmallLedgers.scratch("ledger.dat", SmallLedgers.journal)
+        let s = Session(sink: BufferSink())
+        #expect(s.execute("open \(dat)") == .ok)
+        #expect(s.file?.document.format == .journal)
+        let misnamed = try SmallLedgers.scratch("export.csv", SmallLedgers.journal)
+        let sink = BufferSink()
+        let t = Session(sink: sink)
+        #expect(t.execute("open \(misnamed)") == .failed(65))
+        #expect(sink.err.contains("hint: the file looks like a journal file: --format journal reads it as one"), "\(sink.err)")
+    }
+
     @Test func colAndStatusQueries() throws {
         let csv = """
             Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State
