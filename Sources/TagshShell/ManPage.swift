@@ -48,6 +48,12 @@ public enum ManPage {
             .PP
             While there are unsaved changes, every change is appended to \\fILEDGER.tagsh\\-recover\\fR before the
             command returns. After a crash, opening the ledger offers \\fBrecover\\fR or \\fBdiscard\\fR.
+            .SH THE PROMPT
+            Line editing is libedit's: emacs keys by default, vi mode and key bindings from \\fI~/.editrc\\fR,
+            Ctrl-R to search the history, Tab to complete. Ctrl-C clears the line, ends a Ctrl-R search, and stops
+            a long command (a listing, \\fBsummary\\fR, \\fBpreview\\fR, \\fBapply\\fR, \\fBsuggest rules\\fR,
+            or \\fBsave\\fR before it writes): the command says \\fBinterrupted\\fR and changes nothing, not
+            even the selection \\fB@\\fR. It never quits tagsh; Ctrl-D on an empty line does.
             .SH EXIT STATUS
             0 success; 1 a command failed in a script; 2 a usage error; 65 the ledger could not be parsed;
             66 a file could not be opened; 74 an I/O error while saving.

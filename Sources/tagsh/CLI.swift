@@ -88,7 +88,7 @@ struct TagshCLI: ParsableCommand {
         session.jsonOutput = json
         session.sourcesSidecar = !noInit
         session.terminalWidth = { stdoutIsTTY ? Terminal.columns() : nil }
-        session.interrupted = { Terminal.wasInterrupted }
+        session.interrupted = { Interrupt.wasRequested }
         guard let mode = Settings.ColorMode(rawValue: color.lowercased()) else {
             sink.error("tagsh: --color takes auto, always or never\n")
             return 2
@@ -189,7 +189,7 @@ struct TagshCLI: ParsableCommand {
 
     func runInteractive(_ session: Session, sink: StandardSink) -> Int32 {
         session.isInteractive = true
-        Terminal.installInterruptHandler()
+        Interrupt.installHandler()
         let completer = Completer(registry: session.registry, data: { session.completionData() },
                                   listDirectory: Terminal.listDirectory)
         let editor = LineEditor(
@@ -217,7 +217,7 @@ struct TagshCLI: ParsableCommand {
                 sink.flush()
             case .line(let line):
                 if !line.allSatisfy({ $0 == " " || $0 == "\t" }) { editor.addHistory(line) }
-                Terminal.resetInterrupt()
+                Interrupt.reset()
                 let status = session.execute(line)
                 sink.flush()
                 if status == .quit { return 0 }

@@ -208,13 +208,16 @@ extension Invocation {
         return found
     }
 
-    /// Plans rules against the session's ledger.
+    /// Plans rules against the session's ledger; Ctrl-C stops it (`.interrupted`).
     func plan(_ rules: [Rule]) throws(ShellError) -> Plan {
         guard var ledger = session.ledger else { throw .noLedger }
         do throws(PlanError) {
-            let plan = try Planner.plan(rules, ledger: &ledger, selection: session.selection ?? [], maxTags: session.settings.maxTags)
+            let plan = try Planner.plan(rules, ledger: &ledger, selection: session.selection ?? [], maxTags: session.settings.maxTags,
+                                        interrupted: session.interrupted)
             session.ledger = ledger // keeps the interned names (tables only)
             return plan
+        } catch .interrupted {
+            throw .interrupted
         } catch {
             throw .failed(error.message)
         }
