@@ -36,17 +36,32 @@ public struct Plan: Sendable {
     public var noCategory: [Int] = []
 }
 
-/// Why rules cannot be planned (an action names a category that does not exist).
-public struct PlanError: Error, Sendable {
-    public var message: String
+/// Why rules were not planned.
+public enum PlanError: Error, Sendable, Equatable {
+    /// An action names a category that does not exist.
+    case unknownCategory(rule: String, category: String)
+    /// The `interrupted` closure said stop (Ctrl-C).
+    case interrupted
+
+    public var message: String {
+        switch self {
+        case .unknownCategory(let rule, let name):
+            "rule \(rule): no category '\(name)' (`category new \(Lexer.quote(name))` creates it)"
+        case .interrupted:
+            "interrupted"
+        }
+    }
 }
 
 public enum Planner {
     /// Plans `rules` in order over `ledger`: later rules override what earlier
     /// ones set on the same field; tag additions and removals accumulate.
     /// New tag names, tag sets and notes are interned into the ledger's tables
-    /// (tables only: no transaction changes).
+    /// (tables only: no transaction changes). `interrupted` is asked every
+    /// 4096 matching transactions; when it says yes, planning stops with
+    /// `PlanError.interrupted`.
     public static func plan(_ rules: [Rule], ledger: inout Ledger, selection: [Int], maxTags: Int,
+                            interrupted: () -> Bool = { false },
                             columnValues: @escaping (String) -> (values: StringTable, ids: [UInt32])? = { _ in nil }) throws(PlanError) -> Plan {
         var plan = Plan(rules: rules)
         var evaluator = QueryEvaluator(ledger: ledger, selection: selection)
@@ -71,7 +86,7 @@ public enum Planner {
                 case .category(let name):
                     if let name {
                         guard let id = ledger.categories.id(of: name) else {
-                            throw PlanError(message: "rule \(rule.name): no category '\(name)' (`category new \(Lexer.quote(name))` creates it)")
+                            throw .unknownCategory(rule: rule.name, category: name)
                         }
                         r.category = id
                     } else {
@@ -116,6 +131,7 @@ public enum Planner {
 
         let multiple = rules.count > 1
         for row in union.rows {
+            if plan.matched % 4096 == 0 && interrupted() { throw .interrupted }
             plan.matched += 1
             let old = (cat: ledger.category[row], intent: ledger.intent[row], note: ledger.note[row], tags: ledger.tagSet[row])
             var new = old

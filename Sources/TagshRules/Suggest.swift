@@ -104,14 +104,17 @@ public enum Suggester {
 
     /// Rules proposed from existing annotations: for each merchant with at
     /// least three matching transactions, the tags, category and intent that
-    /// most of them share but some lack.
+    /// most of them share but some lack. `interrupted` is asked for each
+    /// merchant and while each proposal is planned; when it says yes, this
+    /// stops with `PlanError.interrupted`.
     public static func proposeRules(ledger: inout Ledger, rows: [Int], scope: String = "", existing: [Rule],
-                                    maxTags: Int) -> [ProposedRule] {
+                                    maxTags: Int, interrupted: () -> Bool = { false }) throws(PlanError) -> [ProposedRule] {
         var byMerchant: [UInt32: [Int]] = [:]
         for r in rows { byMerchant[ledger.merchant[r], default: []].append(r) }
         var names = Set(existing.map(\.name))
         var out: [ProposedRule] = []
         for (merchant, group) in byMerchant where group.count >= 3 {
+            if interrupted() { throw .interrupted }
             let m = ledger.merchants[merchant]
             var actions: [Action] = []
             var reasons: [String] = []
@@ -144,8 +147,15 @@ public enum Suggester {
             guard let words = try? Lexer.words(in: queryText), let query = try? QueryParser.parse(words) else { continue }
             if existing.contains(where: { $0.queryText == queryText && $0.actions == actions }) { continue }
             let rule = Rule(name: name, queryText: queryText, query: query, actions: actions)
-            guard let plan = try? Planner.plan([rule], ledger: &ledger, selection: [], maxTags: maxTags),
-                  !plan.changedRows.isEmpty else { continue }
+            let plan: Plan
+            do throws(PlanError) {
+                plan = try Planner.plan([rule], ledger: &ledger, selection: [], maxTags: maxTags, interrupted: interrupted)
+            } catch .interrupted {
+                throw .interrupted
+            } catch {
+                continue
+            }
+            guard !plan.changedRows.isEmpty else { continue }
             out.append(ProposedRule(rule: rule, reason: "\(m): \(n) transactions; " + reasons.joined(separator: ", "),
                                     matched: plan.matched, wouldChange: plan.changedRows.count))
         }

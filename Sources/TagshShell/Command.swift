@@ -267,6 +267,8 @@ public enum ShellError: Error, Sendable {
     /// Failures with a specific exit status when they end a script or the command line.
     case file(FileError)
     case failed(String)
+    /// Ctrl-C stopped a long command; it changed nothing.
+    case interrupted
 
     /// The exit status this failure gives from the command line (sysexits.h).
     public var exitStatus: Int32 {

@@ -11,6 +11,7 @@ enum HelpText {
             out += "\n"
         }
         out += "`help COMMAND` explains one command; `help query` the query language.\n"
+        out += "Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.\n"
         return out
     }
 

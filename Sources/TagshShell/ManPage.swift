@@ -48,6 +48,16 @@ public enum ManPage {
             .PP
             While there are unsaved changes, every change is appended to \\fILEDGER.tagsh\\-recover\\fR before the
             command returns. After a crash, opening the ledger offers \\fBrecover\\fR or \\fBdiscard\\fR.
+            .PP
+            Without \\fB\\-c\\fR and \\fB\\-f\\fR, and standard input not a terminal, the commands are read from
+            standard input, with no prompt, no line editing and no banner. \\fB\\-\\-\\fR ends the options: what
+            follows is the \\fILEDGER\\fR, even if it starts with a dash.
+            .SH THE PROMPT
+            Line editing is libedit's: emacs keys by default, vi mode and key bindings from \\fI~/.editrc\\fR,
+            Ctrl-R to search the history, Tab to complete. Ctrl-C clears the line, ends a Ctrl-R search, and stops
+            a long command (a listing, \\fBsummary\\fR, \\fBpreview\\fR, \\fBapply\\fR, \\fBsuggest rules\\fR,
+            or \\fBsave\\fR before it writes): the command says \\fBinterrupted\\fR and changes nothing, not
+            even the selection \\fB@\\fR. It never quits tagsh; Ctrl-D on an empty line does.
             .SH EXIT STATUS
             0 success; 1 a command failed in a script; 2 a usage error; 65 the ledger could not be parsed;
             66 a file could not be opened; 74 an I/O error while saving.
@@ -120,9 +130,9 @@ public enum ManPage {
 
     /// The command-line options (SPEC §1).
     static let options: [(String, String)] = [
-        ("-c, --command CMD", "Run CMD (repeatable, in order), then exit."),
+        ("-c, --command CMD", "Run CMD (repeatable), then exit. -c and -f run in the order given; -c=CMD and --command=CMD work too."),
         ("-f, --file SCRIPT", "Run the commands in SCRIPT (repeatable), then exit. A script may start with #!/usr/bin/env -S tagsh -f."),
-        ("-i, --interactive", "Stay at the prompt after -c/-f."),
+        ("-i, --interactive", "Stay at the prompt after -c/-f (-ic CMD is -i -c CMD). When standard input is not a terminal, read the commands from it after -c/-f instead."),
         ("--keep-going", "In scripts, go on after a failing command (default: stop)."),
         ("--echo", "Print each script command before its output."),
         ("--format FMT", "csv, journal, beancount or json (default: from the file's extension, then its content)."),

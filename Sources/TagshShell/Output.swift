@@ -4,6 +4,12 @@ import TagshModel
 /// scripts and tests each give the session the sink they need.
 public protocol OutputSink: AnyObject {
     func write(_ text: String, to stream: OutputChannel)
+    /// Hands buffered output on; called after each command of a script.
+    func flush()
+}
+
+extension OutputSink {
+    public func flush() {}
 }
 
 public enum OutputChannel: Sendable { case out, err }

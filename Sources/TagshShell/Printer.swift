@@ -80,6 +80,8 @@ extension ShellError {
             return f.diagnostic
         case .failed(let m):
             return Diagnostic(m)
+        case .interrupted:
+            return Diagnostic("interrupted")
         }
     }
 }

@@ -411,14 +411,23 @@ public final class Session {
     /// Stops at the first failure unless `keepGoing`.
     @discardableResult
     public func runScript(_ text: String, name: String, keepGoing: Bool = false, echo: Bool = false) -> Status {
+        runScript(lines: text.split(separator: "\n", omittingEmptySubsequences: false).lazy.map(String.init),
+                  name: name, keepGoing: keepGoing, echo: echo)
+    }
+
+    /// The one script loop, for `-c`, `-f`, standard input and `source`: reads
+    /// lines as they come, runs each command, and flushes the output after it.
+    @discardableResult
+    public func runScript<Lines: Sequence<String>>(lines: Lines, name: String, keepGoing: Bool = false, echo: Bool = false) -> Status {
         var reader = ScriptReader()
         var failed: Status?
         var lineNumber = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in lines {
             lineNumber += 1
-            guard let (command, startLine) = reader.feed(String(raw), lineNumber: lineNumber) else { continue }
+            guard let (command, startLine) = reader.feed(raw, lineNumber: lineNumber) else { continue }
             if echo { printer.line(style.dim("> " + command)) }
             let status = execute(command, origin: (name, startLine))
+            sink.flush()
             switch status {
             case .ok: continue
             case .quit: return .quit
@@ -429,6 +438,7 @@ public final class Session {
         }
         if let (command, startLine) = reader.finish() {
             let status = execute(command, origin: (name, startLine))
+            sink.flush()
             if status == .quit { return .quit }
             if case .failed = status { return status }
         }

@@ -28,12 +28,24 @@ struct Table {
 
     /// The column widths that fit `width` (nil: no limit).
     func widths(fitting width: Int?) -> [Int] {
+        fit(contentWidths(check: {}), to: width)
+    }
+
+    /// The widest cell of each column; `check` runs every 4096 rows.
+    private func contentWidths<E: Error>(check: () throws(E) -> Void) throws(E) -> [Int] {
         var w = columns.map { TextSafety.displayWidth($0.header) }
-        for row in rows {
+        for (r, row) in rows.enumerated() {
+            if r % 4096 == 0 { try check() }
             for (i, cell) in row.enumerated() where i < w.count {
                 w[i] = max(w[i], TextSafety.displayWidth(cell.text))
             }
         }
+        return w
+    }
+
+    /// Narrows content widths `w` to fit `width`.
+    private func fit(_ content: [Int], to width: Int?) -> [Int] {
+        var w = content
         guard let width else { return w }
         let gaps = 2 * max(0, columns.count - 1)
         var excess = w.reduce(0, +) + gaps - width
@@ -55,12 +67,34 @@ struct Table {
         let w = widths(fitting: width)
         var out = ""
         out.reserveCapacity(rows.count * 80)
-        let header = columns.indices.map {
-            TextSafety.pad(TextSafety.truncate(columns[$0].header, toWidth: w[$0]), w[$0], alignRight: columns[$0].alignRight)
-        }
-        out += style.bold(header.joined(separator: "  ").trimmingTrailingSpaces()) + "\n"
+        out += header(w, style: style) + "\n"
         for row in rows { out += line(row, w) + "\n" }
         return out
+    }
+
+    /// Writes the table a few hundred lines at a time and asks between them
+    /// whether Ctrl-C was pressed, so a listing of a million rows stops while
+    /// it is measured or written (output to a terminal blocks while it scrolls).
+    func write(to out: Printer, width: Int?, session: Session) throws(ShellError) {
+        let w = fit(try contentWidths { () throws(ShellError) in try session.checkInterrupted() }, to: width)
+        var chunk = header(w, style: out.style) + "\n"
+        for (i, row) in rows.enumerated() {
+            if i % 512 == 0 {
+                try session.checkInterrupted()
+                out.text(chunk)
+                chunk = ""
+            }
+            chunk += line(row, w) + "\n"
+        }
+        try session.checkInterrupted()
+        out.text(chunk)
+    }
+
+    func header(_ w: [Int], style: Style) -> String {
+        let cells = columns.indices.map {
+            TextSafety.pad(TextSafety.truncate(columns[$0].header, toWidth: w[$0]), w[$0], alignRight: columns[$0].alignRight)
+        }
+        return style.bold(cells.joined(separator: "  ").trimmingTrailingSpaces())
     }
 
     func line(_ row: [Cell], _ w: [Int]) -> String {

@@ -67,12 +67,18 @@ public final class LineEditor {
         free(promptBuffer)
     }
 
-    /// Reads one line; the newline is removed.
+    /// Reads one line; the newline is removed. Needs `Interrupt.installHandler()`
+    /// to tell Ctrl-C from Ctrl-D everywhere.
     public func readLine() -> Input {
         var count: Int32 = 0
         errno = 0
+        Interrupt.reset()
         guard let cLine = el_gets(el, &count) else {
             if count == -1 && errno == EINTR { return .interrupted }
+            // Ctrl-C during Ctrl-R search: libedit's em-inc-search-prev takes
+            // the failed read for end of file and returns count 0, as Ctrl-D
+            // does. Only the SIGINT libedit re-raises tells the two apart.
+            if Interrupt.wasRequested { return .interrupted }
             return .endOfInput
         }
         if count == 0 { return .endOfInput }

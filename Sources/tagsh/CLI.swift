@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TagshFormats
 import TagshShell
 import TagshTerminal
@@ -13,13 +14,13 @@ struct TagshCLI: ParsableCommand {
         version: TagshVersion.string
     )
 
-    @Option(name: [.customShort("c"), .customLong("command")], help: ArgumentHelp("Run CMD (repeatable, in order), then exit.", valueName: "CMD"))
-    var commands: [String] = []
+    @Option(name: [.customShort("c"), .customLong("command")], help: ArgumentHelp("Run CMD (repeatable, in order with -f), then exit.", valueName: "CMD"))
+    var commands: [ScriptArgument] = []
 
-    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run the commands in SCRIPT (repeatable), then exit.", valueName: "SCRIPT"))
-    var scripts: [String] = []
+    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run the commands in SCRIPT (repeatable, in order with -c), then exit.", valueName: "SCRIPT"))
+    var scripts: [ScriptArgument] = []
 
-    @Flag(name: .shortAndLong, help: "Stay at the prompt after -c/-f.")
+    @Flag(name: .shortAndLong, help: "Stay at the prompt after -c/-f (standard input that is not a terminal: read it after them).")
     var interactive = false
 
     @Flag(name: .customLong("keep-going"), help: "In scripts, go on after a failing command.")
@@ -91,7 +92,7 @@ struct TagshCLI: ParsableCommand {
         session.jsonOutput = json
         session.sourcesSidecar = !noInit
         session.terminalWidth = { stdoutIsTTY ? Terminal.columns() : nil }
-        session.interrupted = { Terminal.wasInterrupted }
+        session.interrupted = { Interrupt.wasRequested }
         guard let mode = Settings.ColorMode(rawValue: color.lowercased()) else {
             sink.error("tagsh: --color takes auto, always or never\n")
             return 2
@@ -140,65 +141,63 @@ struct TagshCLI: ParsableCommand {
 
         // A normal exit discards unsaved changes on purpose, so the recovery journal goes too.
         defer { session.close() }
-        let steps = ScriptSteps.inOrder(CommandLine.arguments)
+        // Standard input that is not a terminal is one more script, after -c and -f
+        // (with -i, or when there are none); a terminal gets the prompt instead.
+        var sources = scriptSources()
+        let stdinIsScript = !(stdinIsTTY && stdoutIsTTY) && !(interactive && stdinIsTTY)
+        let staysAfterScripts = sources.isEmpty || interactive
+        if staysAfterScripts && stdinIsScript { sources.append(.standardInput) }
         var sawFailure = false
-        if !steps.isEmpty {
-            for step in steps {
-                let status: Session.Status
-                switch step {
-                case .command(let text, let index):
-                    status = session.runScript(text, name: steps.count == 1 ? "-c" : "-c#\(index)", keepGoing: keepGoing, echo: echo)
-                case .file(let path):
-                    do {
-                        let bytes = try FileIO.read(path).bytes
-                        status = session.runScript(String(decoding: bytes, as: UTF8.self), name: path, keepGoing: keepGoing, echo: echo)
-                    } catch {
-                        sink.error(DiagnosticRenderer.render(error.diagnostic, style: session.style))
-                        sink.flush()
-                        return 66
-                    }
+        for source in sources {
+            let status: Session.Status
+            switch source {
+            case .command(let text, let name):
+                status = session.runScript(text, name: name, keepGoing: keepGoing, echo: echo)
+            case .file(let path):
+                do {
+                    let bytes = try FileIO.read(path).bytes
+                    status = session.runScript(String(decoding: bytes, as: UTF8.self), name: path, keepGoing: keepGoing, echo: echo)
+                } catch {
+                    sink.error(DiagnosticRenderer.render(error.diagnostic, style: session.style))
+                    sink.flush()
+                    return 66
                 }
-                sink.flush()
-                if status == .quit { return 0 }
-                if case .failed(let code) = status, !keepGoing { return code == 65 || code == 66 || code == 74 ? code : 1 }
-                if case .failed = status { sawFailure = true }
+            case .standardInput:
+                let lines = AnyIterator { Swift.readLine(strippingNewline: true) }
+                status = session.runScript(lines: IteratorSequence(lines), name: "<stdin>", keepGoing: keepGoing, echo: echo)
             }
-            if !interactive { return sawFailure ? 1 : 0 }
+            sink.flush()
+            if status == .quit { return sawFailure ? 1 : 0 }
+            if case .failed(let code) = status {
+                if !keepGoing { return code == 65 || code == 66 || code == 74 ? code : 1 }
+                sawFailure = true
+            }
         }
-
-        if !(stdinIsTTY && stdoutIsTTY) && !(interactive && stdinIsTTY) {
-            return runPlain(session, sink: sink)
-        }
+        if !staysAfterScripts || stdinIsScript { return sawFailure ? 1 : 0 }
         return runInteractive(session, sink: sink)
     }
 
-    /// Standard input that is not a terminal: no prompt, no line editing, no banner.
-    func runPlain(_ session: Session, sink: StandardSink) -> Int32 {
-        var reader = ScriptReader()
-        var lineNumber = 0
-        var failed = false
-        while let raw = Swift.readLine(strippingNewline: true) {
-            lineNumber += 1
-            guard let (command, start) = reader.feed(raw, lineNumber: lineNumber) else { continue }
-            if echo { sink.write("> " + command + "\n", to: .out) }
-            let status = session.execute(command, origin: ("<stdin>", start))
-            sink.flush()
-            if status == .quit { return failed ? 1 : 0 }
-            if case .failed(let code) = status {
-                failed = true
-                if !keepGoing { return code == 65 || code == 66 || code == 74 ? code : 1 }
-            }
+    /// Where script lines come from: `-c` and `-f` in command-line order, then standard input.
+    enum ScriptSource: Equatable {
+        /// One `-c` command and the name its errors carry (`-c`, or `-c#2` when there are several).
+        case command(String, name: String)
+        case file(String)
+        case standardInput
+    }
+
+    /// `-c` and `-f` in the order ArgumentParser read them from the command line.
+    func scriptSources() -> [ScriptSource] {
+        let numbered = commands.enumerated().map { i, c in
+            (c.order, ScriptSource.command(c.text, name: commands.count == 1 ? "-c" : "-c#\(i + 1)"))
         }
-        if let (command, start) = reader.finish(), case .failed = session.execute(command, origin: ("<stdin>", start)) {
-            failed = true
-        }
-        sink.flush()
-        return failed ? 1 : 0
+        return (numbered + scripts.map { ($0.order, ScriptSource.file($0.text)) })
+            .sorted { $0.0 < $1.0 }
+            .map(\.1)
     }
 
     func runInteractive(_ session: Session, sink: StandardSink) -> Int32 {
         session.isInteractive = true
-        Terminal.installInterruptHandler()
+        Interrupt.installHandler()
         let completer = Completer(registry: session.registry, data: { session.completionData() },
                                   listDirectory: Terminal.listDirectory)
         let editor = LineEditor(
@@ -226,7 +225,7 @@ struct TagshCLI: ParsableCommand {
                 sink.flush()
             case .line(let line):
                 if !line.allSatisfy({ $0 == " " || $0 == "\t" }) { editor.addHistory(line) }
-                Terminal.resetInterrupt()
+                Interrupt.reset()
                 let status = session.execute(line)
                 sink.flush()
                 if status == .quit { return 0 }
@@ -237,39 +236,21 @@ struct TagshCLI: ParsableCommand {
     }
 }
 
-/// `-c` and `-f` in the order they were given on the command line.
-enum ScriptSteps: Equatable {
-    case command(String, index: Int)
-    case file(String)
+/// The value of one `-c CMD` or `-f SCRIPT`, numbered in the order
+/// ArgumentParser reads it, so that ArgumentParser alone decides the order
+/// in which `-c` and `-f` run: it reads argv left to right and makes each
+/// value once (checked by scripts/cli-test with interleaved `-c`/`-f`).
+struct ScriptArgument: ExpressibleByArgument, Sendable {
+    let text: String
+    /// Position among every `-c` and `-f` value read by this process.
+    let order: Int
 
-    static func inOrder(_ arguments: [String]) -> [ScriptSteps] {
-        var steps: [ScriptSteps] = []
-        var i = 1
-        var commandIndex = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            if a == "--" { break }
-            func take(_ make: (String) -> ScriptSteps) {
-                if i + 1 < arguments.count { steps.append(make(arguments[i + 1])); i += 1 }
-            }
-            if a == "-c" || a == "--command" {
-                commandIndex += 1
-                let n = commandIndex
-                take { .command($0, index: n) }
-            } else if a.hasPrefix("--command=") {
-                commandIndex += 1
-                steps.append(.command(String(a.dropFirst(10)), index: commandIndex))
-            } else if a == "-f" || a == "--file" {
-                take { .file($0) }
-            } else if a.hasPrefix("--file=") {
-                steps.append(.file(String(a.dropFirst(7))))
-            } else if ["--format", "--color", "--date-format"].contains(a) {
-                i += 1
-            }
-            i += 1
-        }
-        return steps
+    init(argument: String) {
+        text = argument
+        order = ScriptArgument.counter.add(1, ordering: .relaxed).oldValue
     }
+
+    private static let counter = Atomic<Int>(0)
 }
 
 enum TagshVersion {

@@ -5,9 +5,6 @@ import TagshTerminal
 import Glibc
 #endif
 
-/// Set by the SIGINT handler; read by long commands through `Session.interrupted`.
-nonisolated(unsafe) private var interruptCount: sig_atomic_t = 0
-
 /// What the executable needs from the terminal and the file system.
 enum Terminal {
     static func columns() -> Int? {
@@ -15,15 +12,6 @@ enum Terminal {
         if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
         return nil
     }
-
-    /// A no-op handler rather than SIG_IGN (which children would inherit):
-    /// libedit re-raises SIGINT after Ctrl-C, and without a handler the process dies.
-    static func installInterruptHandler() {
-        signal(SIGINT) { _ in interruptCount = 1 }
-    }
-
-    static var wasInterrupted: Bool { interruptCount != 0 }
-    static func resetInterrupt() { interruptCount = 0 }
 
     /// `$XDG_STATE_HOME/tagsh/history`, default `~/.local/state/tagsh/history`;
     /// the folder is created (mode 0700). Nil when there is no home.

@@ -11,6 +11,7 @@ extension Commands {
             Lists the transactions the query matches (all when there is no query) in a table fitted to the \
             terminal width: id, date, merchant, amount, intent mark, category and tags. Long merchants are cut \
             with an ellipsis. What is listed becomes the selection @ that annotation commands take as a target. \
+            Ctrl-C stops a long listing: it says `interrupted`, prints no count and leaves @ as it was. \
             See `help query` for the query language.
             """,
         options: [
@@ -36,15 +37,18 @@ extension Commands {
             }
         }
         if let limit, rows.count > limit { rows = Array(rows.prefix(limit)) }
-        inv.session.selection = rows
+        // @ changes only once the whole listing is out: an interrupted ls leaves it as it was.
         if inv.flag("json") || inv.session.jsonOutput {
-            for row in rows {
-                if inv.session.interrupted() { break }
+            for (i, row) in rows.enumerated() {
+                if i % 512 == 0 { try inv.session.checkInterrupted() }
                 inv.out.line(Export.json(ledger.transaction(row)))
             }
+            try inv.session.checkInterrupted()
+            inv.session.selection = rows
             return
         }
-        inv.out.text(transactionTable(ledger, rows: rows, session: inv.session))
+        try transactionTable(ledger, rows: rows, session: inv.session).write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
+        inv.session.selection = rows
         let shown = rows.count == total ? "\(total) transaction\(total == 1 ? "" : "s")" : "\(rows.count) of \(total) transactions"
         inv.out.line(inv.out.style.dim("(\(shown))"))
     }
@@ -73,7 +77,7 @@ extension Commands {
 }
 
 /// The transaction table of `ls`.
-func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) -> String {
+func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) throws(ShellError) -> Table {
     let r = Render(ledger: ledger, style: session.style)
     var table = Table([
         .init(header: "ID", alignRight: true),
@@ -85,8 +89,8 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) -> String
         .init(header: "TAGS", shrinkable: true, minWidth: 5),
     ])
     let style = session.style
-    for row in rows {
-        if session.interrupted() { break }
+    for (i, row) in rows.enumerated() {
+        if i % 4096 == 0 { try session.checkInterrupted() }
         let intent = ledger.intentValue(row)
         let catID = ledger.category[row]
         let amount = ledger.amount(row)
@@ -102,5 +106,5 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) -> String
             }),
         ])
     }
-    return table.render(width: session.tableWidth, style: style)
+    return table
 }

@@ -28,7 +28,10 @@ extension Commands {
             }
         }
         var perSet = [Int](repeating: 0, count: ledger.tagSets.count)
-        for s in ledger.tagSet { perSet[Int(s)] += 1 }
+        for (i, s) in ledger.tagSet.enumerated() {
+            if i % 4096 == 0 { try inv.session.checkInterrupted() }
+            perSet[Int(s)] += 1
+        }
         var counts = [Int](repeating: 0, count: ledger.tags.count + 1)
         for (s, n) in perSet.enumerated() where n > 0 {
             for t in ledger.tagSets[UInt32(s)] { counts[Int(t)] += n }
@@ -42,7 +45,7 @@ extension Commands {
         let r = Render(ledger: ledger, style: inv.out.style)
         var table = Table([.init(header: "TAG", shrinkable: true, minWidth: 10), .init(header: "COUNT", alignRight: true)])
         for id in ids { table.add([.init(TextSafety.sanitize(ledger.tags[id]), paint: { _ in r.tagChip(ledger.tags[id]) }), .init(String(counts[Int(id)]))]) }
-        inv.out.text(table.render(width: inv.session.tableWidth, style: inv.out.style))
+        try table.write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
     }
 
     static let merchants = Command(
@@ -54,7 +57,10 @@ extension Commands {
         let ledger = try inv.requireLedger()
         let rows = inv.rows(matching: try inv.query(), in: ledger).rows
         var groups = Groups()
-        for row in rows { groups.add(key: Int(ledger.merchant[row]), row: row, ledger: ledger) }
+        for (i, row) in rows.enumerated() {
+            if i % 4096 == 0 { try inv.session.checkInterrupted() }
+            groups.add(key: Int(ledger.merchant[row]), row: row, ledger: ledger)
+        }
         let order = groups.keys.sorted { (groups[$0].count, ledger.merchants[UInt32($1)]) > (groups[$1].count, ledger.merchants[UInt32($0)]) }
         if inv.flag("json") || inv.session.jsonOutput {
             for k in order {
@@ -70,7 +76,7 @@ extension Commands {
         for k in order {
             table.add([.init(TextSafety.sanitize(ledger.merchants[UInt32(k)])), .init(String(groups[k].count)), .init(groups[k].totalsText(ledger, scales: scales))])
         }
-        inv.out.text(table.render(width: inv.session.tableWidth, style: inv.out.style))
+        try table.write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
     }
 
     static let categories = Command(

@@ -214,13 +214,15 @@ extension Invocation {
     }
 
     /// Plans rules against a working copy of the session's ledger; the session is not changed.
-    /// The copy holds the names the plan interned, for `apply` to commit with it.
+    /// The copy holds the names the plan interned, for `apply` to commit with it. Ctrl-C stops it (`.interrupted`).
     func plan(_ rules: [Rule]) throws(ShellError) -> (Plan, Ledger) {
         guard var ledger = session.ledger else { throw .noLedger }
         do throws(PlanError) {
             let plan = try Planner.plan(rules, ledger: &ledger, selection: session.selection ?? [], maxTags: session.settings.maxTags,
-                                        columnValues: session.columnValues)
+                                        interrupted: session.interrupted, columnValues: session.columnValues)
             return (plan, ledger)
+        } catch .interrupted {
+            throw .interrupted
         } catch {
             throw .failed(error.message)
         }

@@ -56,6 +56,7 @@ extension Session {
                 }
             }
         }
+        try checkInterrupted() // Ctrl-C while rendering: nothing is written
         do throws(FileError) {
             // Included files first, then the main file; each keeps one .bak per session.
             for out in included {

@@ -11,7 +11,7 @@ extension Commands {
             what most of the merchant's other transactions carry, or, for a merchant seen for the first time, \
             what merchants sharing a word of its name carry. `suggest rules` proposes one rule per merchant \
             whose transactions mostly share an annotation that some lack, with the preview counts, printed \
-            as `rule` commands ready to run.
+            as `rule` commands ready to run. Ctrl-C stops a long `suggest rules` (it says `interrupted`).
             """,
         examples: ["suggest 412", "suggest rules", "suggest rules date:2025"]
     ) { (inv: inout Invocation) throws(ShellError) in
@@ -22,9 +22,14 @@ extension Commands {
             let query = try inv.query(scopeWords)
             if query.usesSelection { throw .usage("a suggested rule cannot depend on the selection @", span: nil) }
             let rows = inv.rows(matching: query, in: ledger).rows
-            let proposals = Suggester.proposeRules(ledger: &ledger, rows: rows, scope: scopeWords.map(\.raw).joined(separator: " "),
-                                                   existing: inv.session.rules,
-                                                   maxTags: inv.session.settings.maxTags)
+            let proposals: [ProposedRule]
+            do throws(PlanError) {
+                proposals = try Suggester.proposeRules(ledger: &ledger, rows: rows, scope: scopeWords.map(\.raw).joined(separator: " "),
+                                                       existing: inv.session.rules, maxTags: inv.session.settings.maxTags,
+                                                       interrupted: inv.session.interrupted)
+            } catch {
+                throw error == .interrupted ? .interrupted : .failed(error.message)
+            }
             if proposals.isEmpty {
                 inv.out.line("no rules to suggest: no merchant's transactions mostly share an annotation that some lack")
                 return

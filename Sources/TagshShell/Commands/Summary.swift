@@ -9,7 +9,8 @@ extension Commands {
         details: """
             Groups the matching transactions (by category unless told otherwise) and prints each group's \
             count and total with a horizontal bar proportional to the total's size. By tag, a transaction \
-            counts once in each of its tags. Months are listed in date order, other groups largest first.
+            counts once in each of its tags. Months are listed in date order, other groups largest first. \
+            Ctrl-C stops a long summary (it says `interrupted`).
             """,
         options: [.init("json", "one JSON object per group")],
         examples: ["summary", "summary date:2025 by month", "summary tag:trip by tag", "summary amt:<0 by merchant"]
@@ -31,7 +32,8 @@ extension Commands {
         let rows = inv.rows(matching: try inv.query(words), in: ledger).rows
         var groups = Groups()
         var all = Groups.Group()
-        for row in rows {
+        for (i, row) in rows.enumerated() {
+            if i % 4096 == 0 { try inv.session.checkInterrupted() }
             all.count += 1
             all.totals.add(ledger.amount(row), currency: ledger.currency[row])
             switch by {
@@ -88,7 +90,7 @@ extension Commands {
             let bar = Summary.bar(magnitude(k), of: biggest, width: barWidth)
             table.rows[i][3] = .init(bar, paint: { s.paint($0, label(k).1 ?? .named(.cyan)) })
         }
-        inv.out.text(table.render(width: inv.session.tableWidth, style: s))
+        try table.write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
     }
 }
 

@@ -66,6 +66,7 @@ Scripting and session
   quit        leave tagsh (with unsaved changes, the first quit warns)
 
 `help COMMAND` explains one command; `help query` the query language.
+Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.
 $ help ls
 usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--json]
 aliases: list
@@ -75,8 +76,9 @@ list matching transactions in a table; sets the selection @
 Lists the transactions the query matches (all when there is no query) in a
 table fitted to the terminal width: id, date, merchant, amount, intent mark,
 category and tags. Long merchants are cut with an ellipsis. What is listed
-becomes the selection @ that annotation commands take as a target. See `help
-query` for the query language.
+becomes the selection @ that annotation commands take as a target. Ctrl-C
+stops a long listing: it says `interrupted`, prints no count and leaves @ as
+it was. See `help query` for the query language.
 
 options:
   --limit N                    list at most N transactions
