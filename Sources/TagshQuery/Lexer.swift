@@ -36,6 +36,8 @@ public enum Lexer {
         while i < chars.count {
             while i < chars.count, chars[i] == " " || chars[i] == "\t" || chars[i] == "\n" || chars[i] == "\r" { i += 1 }
             if i >= chars.count { break }
+            // `#` then a space (or the end) at the start of a word begins a comment; `#6f4e37`, `tag:#x` and '#' are words.
+            if chars[i] == "#", i + 1 == chars.count || chars[i + 1] == " " || chars[i + 1] == "\t" { break }
             let start = i
             var text = ""
             while i < chars.count, !(chars[i] == " " || chars[i] == "\t" || chars[i] == "\n" || chars[i] == "\r") {

@@ -28,7 +28,7 @@ public struct QueryError: Error, Sendable, Equatable {
             "unknown query key '\(k):' (keys: \(QueryParser.keys.map { $0 + ":" }.joined(separator: " ")))"
         case .emptyValue(let k): "'\(k):' needs a value"
         case .badRegex(let r): "bad regular expression /\(r)/"
-        case .unclosedRegex(let r): "regular expression \(r) has no closing /; quote a regex with spaces: 'desc:/a b/'"
+        case .unclosedRegex(let r): "regular expression \(r) has no closing /"
         case .badAmount(let a): "bad amount '\(a)': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B"
         case .badDate(let d):
             "bad date '\(d)': use YYYY, YYYY-MM, YYYY-MM-DD, or a range A..B, ..B, A.."
@@ -55,7 +55,7 @@ public enum QueryParser {
 
     public static func parse(_ words: [Word]) throws(QueryError) -> Query {
         var tokens: [Token] = []
-        for w in words { tokens.append(contentsOf: split(w)) }
+        for w in joiningRegexes(words) { tokens.append(contentsOf: split(w)) }
         if tokens.isEmpty { return .all }
         var p = Parser(tokens: tokens)
         let q = try p.parseOr()
@@ -64,6 +64,31 @@ public enum QueryParser {
             throw QueryError(kind: .unmatchedClose, span: tokens[p.pos].span)
         }
         return q
+    }
+
+    /// Joins the words of a regular expression typed with spaces (`desc:/blue bottle/`) into one word,
+    /// keeping the spacing between them; a regex never closed is left for the parser to report.
+    static func joiningRegexes(_ words: [Word]) -> [Word] {
+        var out: [Word] = []
+        var i = 0
+        while i < words.count {
+            let w = words[i]
+            if let open = w.text.range(of: ":/"), !(w.text[open.upperBound...].hasSuffix("/") && w.text.count > w.text.distance(from: w.text.startIndex, to: open.upperBound)),
+               let close = words[(i + 1)...].firstIndex(where: { $0.text.hasSuffix("/") }) {
+                var text = w.text, raw = w.raw
+                for j in (i + 1)...close {
+                    let gap = String(repeating: " ", count: max(1, words[j].span.lowerBound - words[j - 1].span.upperBound))
+                    text += gap + words[j].text
+                    raw += gap + words[j].raw
+                }
+                out.append(Word(text: text, raw: raw, span: w.span.lowerBound..<words[close].span.upperBound))
+                i = close + 1
+                continue
+            }
+            out.append(w)
+            i += 1
+        }
+        return out
     }
 
     /// How deeply `not`, `-` and parentheses may nest.

@@ -581,3 +581,25 @@ struct OriginalColumnTests {
         #expect(s.ledger?.transaction(1).category == "Transfer")
     }
 }
+
+/// `ls` lists in date order by default (ties in file order), whatever order the bank wrote; --reverse flips any sort.
+struct ListOrderTests {
+    @Test(arguments: [
+        ("", ["1 A", "3 C", "2 B", "4 D"]), ("--reverse", ["4 D", "2 B", "3 C", "1 A"]),
+        ("--sort amount", ["3 C", "4 D", "1 A", "2 B"]), ("--sort amount --reverse", ["2 B", "1 A", "4 D", "3 C"]),
+    ])
+    func order(_ options: String, _ expected: [String]) throws {
+        // Newest first, as many banks export, with two transactions on one day.
+        let path = try SmallLedgers.scratch("desc.csv", "Date,Description,Amount\n2024-01-01,A,-2\n2024-01-03,B,-1\n2024-01-02,C,-9\n2024-01-03,D,-5\n")
+        let s = Session(sink: BufferSink())
+        s.execute("open \(path)")
+        #expect(s.execute("ls \(options)") == .ok)
+        #expect(s.selection?.map { "\($0 + 1) \(s.ledger!.transaction($0).merchant)" } == expected)
+    }
+
+    @Test func dateOrderSkipsSortingWhenTheFileIsInOrder() {
+        #expect(dateOrder([0, 1, 2], [1, 2, 2]) == [0, 1, 2])
+        #expect(dateOrder([0, 1, 2], [3, 2, 1]) == [2, 1, 0])
+        #expect(dateOrder([0, 1, 2, 3], [2, 1, 2, 1]) == [1, 3, 0, 2])
+    }
+}

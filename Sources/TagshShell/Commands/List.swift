@@ -16,26 +16,28 @@ extension Commands {
             """,
         options: [
             .init("limit", .integer("N", 0...Int.max), "list at most N transactions"),
-            .init("sort", .choice(["date", "amount", "merchant"]), "order by date (the default), amount or merchant"),
+            .init("sort", .choice(["date", "amount", "merchant"]), "order by date (the default; ties in file order), amount or merchant"),
+            .init("reverse", "the other way round: newest, largest or last first"),
             .init("json", "one JSON object per transaction"),
         ],
-        examples: ["ls", "ls starbucks --limit 10", "ls tag:trip date:2025 --sort amount", "ls 'desc:/^uber/' or cat:Transport"]
+        examples: ["ls", "ls starbucks --limit 10", "ls tag:trip date:2025 --sort amount", "ls --reverse --limit 20",
+                   "ls 'desc:/^uber/' or cat:Transport"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         let query = try inv.query()
         let limit = try inv.intValue("limit", in: 0...Int.max)
         var rows = inv.rows(matching: query, in: ledger).rows
         let total = rows.count
-        if let w = inv.values["sort"] {
-            switch w.text.lowercased() {
-            case "date": rows.sort { (ledger.days[$0], $0) < (ledger.days[$1], $1) }
-            case "amount": rows.sort { ledger.amount($0) != ledger.amount($1) ? ledger.amount($0) < ledger.amount($1) : $0 < $1 }
-            case "merchant":
-                let names = ledger.merchants.strings.map { $0.lowercased() }
-                rows.sort { (names[Int(ledger.merchant[$0])], $0) < (names[Int(ledger.merchant[$1])], $1) }
-            default: throw .usage("unknown sort key '\(w.text)': use date, amount or merchant", span: w.span)
-            }
+        switch inv.values["sort"]?.text.lowercased() ?? "date" {
+        case "amount": rows.sort { ledger.amount($0) != ledger.amount($1) ? ledger.amount($0) < ledger.amount($1) : $0 < $1 }
+        case "merchant":
+            let names = ledger.merchants.strings.map { $0.lowercased() }
+            rows.sort { (names[Int(ledger.merchant[$0])], $0) < (names[Int(ledger.merchant[$1])], $1) }
+        default:
+            // Date order, ties in file order; most files already are in it (or in its reverse).
+            rows = dateOrder(rows, ledger.days)
         }
+        if inv.flag("reverse") { rows.reverse() }
         if let limit, rows.count > limit { rows = Array(rows.prefix(limit)) }
         // @ changes only once the whole listing is out: an interrupted ls leaves it as it was.
         if inv.flag("json") || inv.session.jsonOutput {
@@ -107,4 +109,21 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) throws(Sh
         ])
     }
     return table
+}
+
+/// Rows in date order, ties in file order, without sorting when they already are (or are exactly reversed).
+func dateOrder(_ rows: [Int], _ days: [Int32]) -> [Int] {
+    var ascending = true, descending = true
+    for i in rows.indices.dropFirst() {
+        let a = days[rows[i - 1]], b = days[rows[i]]
+        if a > b { ascending = false }
+        if a <= b { descending = false }
+        if !ascending && !descending { break }
+    }
+    if ascending { return rows }
+    if descending { return rows.reversed() }
+    // (day, row) packed in one integer sorts fast and stably.
+    var keys = rows.map { (Int64(days[$0]) << 32) | Int64($0) }
+    keys.sort()
+    return keys.map { Int($0 & 0xFFFF_FFFF) }
 }

@@ -69,7 +69,7 @@ error: --sort takes date, amount or merchant, not 'size'
   ls --sort size
             ^^^^
 $ ls --color
-error: unknown option --color for ls (options: --limit --sort --json)
+error: unknown option --color for ls (options: --limit --sort --reverse --json)
   ls --color
      ^^^^^^^
 $ show

@@ -216,9 +216,9 @@ $ rule bad 'desc:/(/' => +x
 error: bad regular expression /(/
   rule bad 'desc:/(/' => +x
            ^^^^^^^^^^
-$ rule bad desc:/a b/ => +x
-error: regular expression /a has no closing /; quote a regex with spaces: 'desc:/a b/'
-  rule bad desc:/a b/ => +x
+$ rule bad desc:/a b => +x
+error: regular expression /a has no closing /
+  rule bad desc:/a b => +x
            ^^^^^^^
 $ rule show
 error: usage: rule show NAME

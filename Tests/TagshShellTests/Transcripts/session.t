@@ -68,7 +68,7 @@ Scripting and session
 `help COMMAND` explains one command; `help query` the query language.
 Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.
 $ help ls
-usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--json]
+usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json]
 aliases: list
 
 list matching transactions in a table; sets the selection @
@@ -82,13 +82,15 @@ it was. See `help query` for the query language.
 
 options:
   --limit N                    list at most N transactions
-  --sort date|amount|merchant  order by date (the default), amount or merchant
+  --sort date|amount|merchant  order by date (the default; ties in file order), amount or merchant
+  --reverse                    the other way round: newest, largest or last first
   --json                       one JSON object per transaction
 
 examples:
   ls
   ls starbucks --limit 10
   ls tag:trip date:2025 --sort amount
+  ls --reverse --limit 20
   ls 'desc:/^uber/' or cat:Transport
 $ help exit
 usage: quit
