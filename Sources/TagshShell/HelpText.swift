@@ -12,6 +12,7 @@ enum HelpText {
         }
         out += "`help COMMAND` explains one command; `help query` the query language.\n"
         out += "Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.\n"
+        out += "`COMMAND > FILE` writes a command's output to FILE (`>>` appends); `# ...` after a space is a comment.\n"
         return out
     }
 

@@ -24,8 +24,8 @@ final class AppendFile {
     deinit { close(fd) }
 
     /// Appends one line with a single write(2): once it returns, a killed process keeps it.
-    func append(_ line: String) throws(FileError) {
-        let bytes = Array((line + "\n").utf8)
+    func append(_ line: String, newline: Bool = true) throws(FileError) {
+        let bytes = Array((newline ? line + "\n" : line).utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { $0.baseAddress.map { write(fd, $0 + offset, bytes.count - offset) } ?? -1 }

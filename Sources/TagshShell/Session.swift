@@ -88,14 +88,17 @@ public final class Session {
         case .always: on = true
         case .never: on = false
         }
-        printer = Printer(sink: sink, style: Style(enabled: on, trueColor: trueColor))
+        printer = Printer(sink: redirect ?? sink, style: Style(enabled: on && redirect == nil, trueColor: trueColor))
         printer.quiet = loading == .sidecar
     }
+
+    /// Where output goes while a command's output is redirected to a file.
+    var redirect: CaptureSink? { didSet { updateStyle() } }
 
     public var style: Style { printer.style }
 
     /// The width tables should fit, or nil for no limit (output is not a terminal).
-    public var tableWidth: Int? { settings.width ?? terminalWidth() }
+    public var tableWidth: Int? { redirect != nil ? nil : settings.width ?? terminalWidth() }
 
     /// Every step of the session; the first `position` of them are applied.
     public internal(set) var steps: [Step] = []
@@ -236,9 +239,18 @@ public final class Session {
         guard let command = registry.command(named: first.text) else {
             throw .unknownCommand(first.text, span: first.span, suggestion: registry.suggestion(for: first.text))
         }
-        var invocation = try parseOptions(Array(words.dropFirst()), for: command, line: line, nameWord: first)
+        let (commandWords, redirection) = try Redirection.split(words)
+        var invocation = try parseOptions(Array(commandWords.dropFirst()), for: command, line: line, nameWord: first)
         if command.name != discardWarned { discardWarned = nil }
-        try command.run(&invocation)
+        if let redirection {
+            let capture = CaptureSink(errors: sink)
+            redirect = capture
+            defer { redirect = nil }
+            try command.run(&invocation)
+            try redirection.write(capture.text)
+        } else {
+            try command.run(&invocation)
+        }
         if let record, sourceStack.isEmpty, loading == nil, command.name != "record", !invocation.quit {
             do throws(FileError) { try record.append(line) } catch { throw .file(error) }
         }

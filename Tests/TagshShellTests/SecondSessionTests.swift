@@ -603,3 +603,35 @@ struct ListOrderTests {
         #expect(dateOrder([0, 1, 2, 3], [2, 1, 2, 1]) == [1, 3, 0, 2])
     }
 }
+
+/// `> FILE` and `>> FILE` at the end of any line.
+struct RedirectionTests {
+    @Test func outputGoesToTheFileAndErrorsToTheScreen() throws {
+        let dir = (try SmallLedgers.scratch("l.csv", SmallLedgers.csv) as NSString).deletingLastPathComponent
+        let sink = BufferSink()
+        let s = Session(sink: sink, colorWhenAuto: true)
+        s.openDemo()
+        s.execute("tag 71 +treat")
+        sink.reset()
+        #expect(s.execute("history --script > \(dir)/cleanup.tagsh") == .ok)
+        #expect(sink.out.isEmpty)
+        #expect(try String(contentsOfFile: dir + "/cleanup.tagsh", encoding: .utf8) == "# tagsh script: 1 step from `history --script`\ntag 71 +treat\n")
+        #expect(s.execute("ls starbucks --limit 2 > \(dir)/ls.txt") == .ok)
+        let listed = try String(contentsOfFile: dir + "/ls.txt", encoding: .utf8)
+        #expect(listed.contains("STARBUCKS") && !listed.contains("\u{1B}["), "no colour in a file")
+        sink.reset()
+        s.execute("count amt:>10")
+        let counted = sink.out
+        #expect(s.execute("count amt:>10 >> \(dir)/ls.txt") == .ok)
+        #expect(try String(contentsOfFile: dir + "/ls.txt", encoding: .utf8) == listed + counted)
+        // A failing command leaves the file as it was; its error reaches the screen.
+        #expect(s.execute("ls nope:x > \(dir)/ls.txt") == .failed(1))
+        #expect(sink.err.contains("unknown query key 'nope:'"))
+        #expect(try String(contentsOfFile: dir + "/ls.txt", encoding: .utf8).hasPrefix(listed))
+        // A quoted > is a word.
+        sink.reset()
+        #expect(s.execute("echo '>' x") == .ok)
+        #expect(sink.out == "> x\n")
+        #expect(s.execute("echo a > b c") == .failed(1))
+    }
+}

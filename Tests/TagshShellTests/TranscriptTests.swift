@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import TagshShell
 
+/// Held by every test that changes the process's working folder (suites run in parallel).
+let workingFolderLock = NSLock()
+
 /// Transcript tests: each `Transcripts/*.t` file is a session. A line
 /// `$ COMMAND` runs COMMAND through `Session.execute`; the lines after it,
 /// up to the next `$`, are the output expected (stdout and stderr as
@@ -44,9 +47,13 @@ struct TranscriptTests {
         for f in (try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? [] where !f.hasPrefix(".") {
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent(f), to: work.appendingPathComponent(f))
         }
+        workingFolderLock.lock()
         let previous = FileManager.default.currentDirectoryPath
         FileManager.default.changeCurrentDirectoryPath(work.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        defer {
+            FileManager.default.changeCurrentDirectoryPath(previous)
+            workingFolderLock.unlock()
+        }
 
         let sink = BufferSink()
         let session = Session(sink: sink)

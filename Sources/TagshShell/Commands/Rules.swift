@@ -129,7 +129,7 @@ extension Commands {
             exceed max-tags, nothing is applied.
             """,
         options: [.init("all", "apply every rule, in definition order")],
-        examples: ["apply coffee", "apply", "apply --all", "apply desc:uber => category Transport"]
+        examples: ["apply", "apply coffee", "apply --all", "apply desc:uber => category Transport"]
     ) { (inv: inout Invocation) throws(ShellError) in
         _ = try inv.requireLedger()
         let session = inv.session

@@ -67,6 +67,7 @@ Scripting and session
 
 `help COMMAND` explains one command; `help query` the query language.
 Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.
+`COMMAND > FILE` writes a command's output to FILE (`>>` appends); `# ...` after a space is a comment.
 $ help ls
 usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json]
 aliases: list
