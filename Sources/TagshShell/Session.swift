@@ -240,7 +240,10 @@ public final class Session {
             throw .unknownCommand(first.text, span: first.span, suggestion: registry.suggestion(for: first.text))
         }
         let (commandWords, redirection) = try Redirection.split(words)
-        var invocation = try parseOptions(Array(commandWords.dropFirst()), for: command, line: line, nameWord: first)
+        // Undo steps and the journal keep the command without a trailing comment.
+        let chars = Array(line)
+        let effective = words.last.map { String(chars[..<min(chars.count, $0.span.upperBound)]) } ?? line
+        var invocation = try parseOptions(Array(commandWords.dropFirst()), for: command, line: effective, nameWord: first)
         if command.name != discardWarned { discardWarned = nil }
         if let redirection {
             let capture = CaptureSink(errors: sink)

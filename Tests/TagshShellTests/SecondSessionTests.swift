@@ -399,6 +399,14 @@ struct SecondSessionTests {
         #expect(third.err.contains("changed since tagsh saved it"), "\(third.err)")
     }
 
+    /// A trailing comment is not part of the step: history and the journal show the command alone.
+    @Test func aTrailingCommentIsNotPartOfTheStep() {
+        let s = Session(sink: BufferSink())
+        s.openDemo()
+        #expect(s.execute("tag 1 +x   # because") == .ok)
+        #expect(s.steps.last?.command == "tag 1 +x" && s.steps.last?.replay == "tag 1 +x")
+    }
+
     /// `history --script` replays this session's effect on the file as opened, undoing earlier steps included.
     @Test func historyScriptAfterUndoingIntoAnEarlierSession() throws {
         let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
