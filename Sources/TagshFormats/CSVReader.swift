@@ -11,6 +11,10 @@ public struct ReadOptions: Sendable {
     /// for a file without a header row when tagsh cannot infer it.
     public var columns: ColumnMap?
 
+    /// Mappings remembered from earlier files by their header row (`ColumnMap.signature`), so next month's
+    /// export with the same unknown header reads the same way.
+    public var rememberedMappings: [String: ColumnMap] = [:]
+
     public init(skipBad: Bool = false, dateFormat: DateFormat? = nil, columns: ColumnMap? = nil) {
         self.skipBad = skipBad
         self.dateFormat = dateFormat
@@ -127,6 +131,7 @@ public struct CSVReader {
         // Find the header: the first of the first 20 lines whose names map.
         var fields: [FieldRef] = []
         var header: (names: [String], columns: CSVColumns, delimiter: UInt8, line: Int, next: Int, range: Range<Int>)?
+        var rememberedMap: ColumnMap?
         var probe = Scanner(bytes: bytes, pos: bodyStart, line: 1, delimiter: 0x2C)
         var firstNonEmptyLine: Int?
         for _ in 0..<20 {
@@ -148,6 +153,11 @@ public struct CSVReader {
                 mapped = try? map.columns(header: names)
             } else if let map = options.columns, CSVColumns(header: names) != nil {
                 do throws(ColumnMap.MapError) { mapped = try map.columns(header: names) } catch { throw mapError(error) }
+            } else if let remembered = options.rememberedMappings[ColumnMap.signature(of: names)], options.columns == nil {
+                mapped = try? remembered.columns(header: names)
+                if mapped != nil {
+                    rememberedMap = remembered
+                }
             } else {
                 mapped = CSVColumns(header: names)
             }
@@ -442,7 +452,10 @@ public struct CSVReader {
             recordStarts: starts, recordEnds: ends)
         layout.hasHeader = hasHeader
         layout.guesses = guesses
-        layout.columnMap = options.columns ?? (hasHeader ? nil : ColumnMap(positionsOf: columns))
+        layout.columnMap = options.columns ?? rememberedMap ?? (hasHeader ? nil : ColumnMap(positionsOf: columns))
+        if let rememberedMap {
+            layout.guesses.append("read with the mapping remembered for this header row: \(rememberedMap) (`columns set` changes it)")
+        }
         if let footer {
             layout.notes.append((footerLines == 1 ? "line \(footer.line) is not a transaction" : "\(footerLines) lines from line \(footer.line) are not transactions")
                                 + " (a footer): kept as they are")

@@ -90,6 +90,11 @@ public struct ColumnMap: Sendable, Equatable, CustomStringConvertible {
         return c
     }
 
+    /// A header row as a key for remembering its mapping: its names, normalized, joined.
+    public static func signature(of header: [String]) -> String {
+        header.map(HeaderVocabulary.normalized).joined(separator: "\u{1F}")
+    }
+
     /// The mapping that describes `columns` by header name (a file with a header row).
     init(namesOf c: CSVColumns, header: [String]) {
         self.init(positionsOf: c)

@@ -178,6 +178,11 @@ public final class Session {
         }
     }
     var baseline = Baseline()
+    /// Where column mappings are remembered across files (`$XDG_CONFIG_HOME/tagsh/columns`); nil: nowhere.
+    public var columnMemoryPath: String?
+    /// A mapping given with --columns or `columns set` for a file with a header row, remembered when it is saved.
+    var mappingToRemember: (map: ColumnMap, header: [String])?
+
     /// The custom categories the ledger's file brought by itself (they need no `category new` in the sidecar).
     var fileCategories = Set<UInt32>()
     /// Those found only in postings no row's category stands for (multi-posting transactions): they stay in the file.
@@ -332,9 +337,11 @@ public final class Session {
         let fmt = format ?? LedgerFormat(extensionOf: path) ?? LedgerFormat(sniffing: bytes)
         // A column mapping kept in the sidecar is needed before the file is read.
         var options = options
+        let givenMapping = options.columns
         if options.columns == nil, sourcesSidecar, let map = Sidecar(path: Session.sidecarPath(for: path)).columnMap {
             options.columns = map
         }
+        if let memory = columnMemoryPath { options.rememberedMappings = ColumnMemory(path: memory).read() }
         let loaded: LoadedLedger
         do { loaded = try LedgerDocument.read(bytes, fileName: path, format: fmt, options: options) } catch {
             // A file that looks like another format than the one tried: say which --format to try.
@@ -347,6 +354,10 @@ public final class Session {
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         install(loaded, file: OpenFile(path: path, displayName: name, document: loaded.document, stamp: stamp))
+        // A mapping given for a header row is remembered (at the next save) for the next file with that header.
+        if let givenMapping, case .csv(let layout) = loaded.document.layout, layout.hasHeader {
+            mappingToRemember = (givenMapping, layout.header)
+        }
         let sidecar = Sidecar(path: Session.sidecarPath(for: path))
         if sourcesSidecar {
             // A bad line does not keep the ledger closed, nor the lines after it from loading.
@@ -385,6 +396,7 @@ public final class Session {
         sidecar = nil
         sidecarBaseline = [:]
         columnCache = [:]
+        mappingToRemember = nil
         self.file = file
         generation += 1
         ledgerVersion += 1

@@ -91,6 +91,11 @@ struct TagshCLI: ParsableCommand {
         session.trueColor = ["truecolor", "24bit"].contains(env["COLORTERM"] ?? "")
         session.jsonOutput = json
         session.sourcesSidecar = !noInit
+        if let config = env["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            session.columnMemoryPath = config + "/tagsh/columns"
+        } else if let home = env["HOME"], !home.isEmpty {
+            session.columnMemoryPath = home + "/.config/tagsh/columns"
+        }
         session.terminalWidth = { stdoutIsTTY ? Terminal.columns() : nil }
         session.interrupted = { Interrupt.wasRequested }
         guard let mode = Settings.ColorMode(rawValue: color.lowercased()) else {

@@ -531,6 +531,29 @@ struct ColumnMappingTests {
         #expect(reopened.ledger?.tagNames(0) == ["food"])
     }
 
+    /// Next month's export has the same unknown header and no sidecar: the mapping given this month reads it.
+    @Test func aMappingIsRememberedForTheNextFileWithTheSameHeader() throws {
+        let march = try SmallLedgers.scratch("march.csv", "Fecha Valor;Movimiento;Cantidad\n05/03/2024;MERCADONA;-30,00\n")
+        let dir = (march as NSString).deletingLastPathComponent
+        let april = dir + "/april.csv"
+        try "Fecha Valor;Movimiento;Cantidad\n05/04/2024;LIDL;-12,00\n15/04/2024;BAR;-3,00\n".write(toFile: april, atomically: true, encoding: .utf8)
+        let memory = dir + "/config/tagsh/columns"
+        let one = Session(sink: BufferSink())
+        one.columnMemoryPath = memory
+        #expect(one.execute("open \(march) --columns date='Fecha Valor',description=Movimiento,amount=Cantidad") == .ok)
+        #expect(one.execute("save") == .ok)
+        #expect(FileManager.default.fileExists(atPath: memory))
+        let sink = BufferSink()
+        let two = Session(sink: sink)
+        two.columnMemoryPath = memory
+        #expect(two.execute("open \(april)") == .ok, "\(sink.err)")
+        #expect(sink.err.contains("read with the mapping remembered for this header row"), "\(sink.err)")
+        #expect(two.ledger.map { l in (0..<l.count).map { "\(l.day($0)) \(l.transaction($0).merchant) \(l.amount($0))" } }
+                == ["2024-04-05 LIDL -12.00", "2024-04-15 BAR -3.00"])
+        // Without the memory the file is refused, as before.
+        #expect(Session(sink: BufferSink()).execute("open \(april)") == .failed(65))
+    }
+
     @Test func columnsSetReadsTheFileAgain() throws {
         let path = try SmallLedgers.scratch("wf.csv", Self.wellsFargo)
         let sink = BufferSink()

@@ -12,7 +12,8 @@ extension Commands {
             transaction's value. `columns set MAP` reads the file again with MAP, the same as --columns: \
             ROLE=COLUMN pairs separated by commas, COLUMN a position from 1 or a header name \
             (`date=1,description=Details,amount=5`). The mapping is kept in the sidecar when the ledger is saved, \
-            so the next open, and next month's export beside it with the same sidecar, read the same way. \
+            so the next open reads the same way; a mapping given for a file with a header row is also remembered \
+            (in $XDG_CONFIG_HOME/tagsh/columns) for the next file with the same header, such as next month's export. \
             With unsaved changes, save first.
             """,
         examples: ["columns", "columns set date=1,description=5,amount=2"]

@@ -101,6 +101,10 @@ extension Session {
                 sidecarBaseline = [:]
             }
             try writeSidecar()
+            if let (map, header) = mappingToRemember, let memory = columnMemoryPath {
+                do throws(FileError) { try ColumnMemory(path: memory).remember(map, header: header) } catch { throw .file(error) }
+                mappingToRemember = nil
+            }
             try writeHistory(path: target, bytes: main)
         }
         self.file = file

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TagshFormats
+
+/// Column mappings remembered across files, by header row, in
+/// `$XDG_CONFIG_HOME/tagsh/columns` (one `SIGNATURE<TAB>MAP` per line): the
+/// mapping given for this month's export reads next month's, which has the
+/// same header but a new file name and no sidecar yet.
+struct ColumnMemory {
+    let path: String
+
+    func read() -> [String: ColumnMap] {
+        guard FileIO.exists(path), let bytes = try? FileIO.read(path).bytes else { return [:] }
+        var out: [String: ColumnMap] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2, let map = try? ColumnMap(parsing: String(parts[1])) else { continue }
+            out[String(parts[0])] = map
+        }
+        return out
+    }
+
+    /// Remembers a mapping for a header row (replacing an older one for the same header).
+    func remember(_ map: ColumnMap, header: [String]) throws(FileError) {
+        var all = read()
+        let key = ColumnMap.signature(of: header)
+        guard all[key] != map else { return }
+        all[key] = map
+        let text = all.keys.sorted().map { $0 + "\t" + (all[$0]?.description ?? "") }.joined(separator: "\n") + "\n"
+        // The folder is made as needed, private to the person (mode 0700).
+        var folder = ""
+        for part in path.split(separator: "/").dropLast() {
+            folder += "/" + part
+            mkdir(folder, 0o700)
+        }
+        try FileIO.writeAtomically(Array(text.utf8), to: path)
+    }
+}
