@@ -565,6 +565,11 @@ public struct CSVReader {
             if slice(fields[dateColumn], { $0.contains(0x2E) }) { return (.dmy, "the dates are written with dots", true) }
         }
         if decimalComma { return (.dmy, "the amounts use a decimal comma", false) }
+        if dateColumn < header.count, !header[dateColumn].allSatisfy(\.isNumber),
+           !HeaderVocabulary.englishDateNames.contains(HeaderVocabulary.normalized(header[dateColumn])),
+           HeaderVocabulary.role(of: header[dateColumn])?.0 == .date {
+            return (.dmy, "the header is not in English", false)
+        }
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
         if text.contains("£") || text.contains("GBP") { return (.dmy, "the amounts are in pounds", false) }
         if text.contains("€") || text.contains("EUR") { return (.dmy, "the amounts are in euros", false) }

@@ -21,7 +21,8 @@ enum HeaderVocabulary {
         (.date, 1, ["date", "transaction date", "trans date", "trans. date", "posted date", "posting date", "post date",
                     "booking date", "booked date", "date posted", "created", "created at", "created date", "timestamp", "datetime",
                     "date/time", "date time", "run date", "order date", "started date", "completed date", "settlement date",
-                    "transaction time", "date of transaction",
+                    "transaction time", "date of transaction"]),
+        (.date, 1, [
                     // German, Dutch
                     "datum", "buchungstag", "buchungsdatum", "buchung", "belegdatum", "boekingsdatum", "transactiedatum",
                     // French, Spanish, Italian, Portuguese
@@ -80,6 +81,9 @@ enum HeaderVocabulary {
         (.intent, 1, ["intent"]),
         (.status, 1, ["status", "state", "transaction status"]),
     ]
+
+    /// Date column names used by English-language exports; any other date name means a locale that writes the day first.
+    static let englishDateNames = Set(entries[0].2 + ["value date"])
 
     static let index: [String: (ColumnRole, Int)] = {
         var out: [String: (ColumnRole, Int)] = [:]

@@ -80,6 +80,15 @@ struct DateFormatTests {
         #expect(forced == ["2024-03-05"] && forcedLayout.guesses.isEmpty)
     }
 
+    /// With no date to settle it, a header in another language than English means day first.
+    @Test func aNonEnglishHeaderMeansDayFirst() throws {
+        let (days, layout) = try Self.read("Datum,Omschrijving,Bedrag\n03/05/2024,A,-1.00\n")
+        #expect(days == ["2024-05-03"])
+        #expect(layout.guesses.first?.contains("the header is not in English") == true)
+        let (us, _) = try Self.read("Date,Description,Amount\n03/05/2024,A,-1.00\n")
+        #expect(us == ["2024-03-05"])
+    }
+
     /// Dates that disagree with each other are an error at the one that breaks the order.
     @Test func datesThatDisagreeAreAnError() {
         #expect(throws: Diagnostic.self) { try Self.read("Date,Description,Amount\n13/05/2024,A,-1\n05/14/2024,B,-1\n") }
