@@ -84,7 +84,7 @@ public enum AmountParser {
         switch word.trimmingSpaces().lowercased() {
         case "af", "debit", "d", "dr", "db", "s", "soll", "-", "withdrawal", "out", "debet", "uit", "débit", "cargo", "debe",
              "dare", "débito", "obciążenie", "výdaj", "uttag", "dbit": return -1
-        case "bij", "credit", "c", "cr", "h", "haben", "+", "deposit", "in", "crédit", "abono", "haber", "avere", "crédito",
+        case "bij", "credit", "c", "cr", "h", "haben", "+", "k", "kredit", "kredīts", "kredyt", "deposit", "in", "crédit", "abono", "haber", "avere", "crédito",
              "uznanie", "příjem", "insättning": return 1
         default: return nil
         }

@@ -81,6 +81,8 @@ public struct CSVLayout: Sendable {
     public var hasHeader = true
     /// The mapping given with `--columns`, or inferred for a file without a header row (kept in the sidecar).
     public var columnMap: ColumnMap?
+    /// The date format was given with `--date-format` (kept in the sidecar), not read from the dates.
+    public var dateFormatGiven = false
     /// What the reader guessed and how to override it (a date order no date settles), for `open` and `info`.
     public var guesses: [String] = []
     /// What the reader noticed and handled (a footer kept as it is), for `info`.

@@ -132,6 +132,7 @@ public struct CSVReader {
         var fields: [FieldRef] = []
         var header: (names: [String], columns: CSVColumns, delimiter: UInt8, line: Int, next: Int, range: Range<Int>)?
         var rememberedMap: ColumnMap?
+        var inferredMap: ColumnMap?
         var probe = Scanner(bytes: bytes, pos: bodyStart, line: 1, delimiter: 0x2C)
         var firstNonEmptyLine: Int?
         for _ in 0..<20 {
@@ -189,6 +190,20 @@ public struct CSVReader {
                     guesses.append("the file has no header row: read column \(inferred.date + 1) as the date, \(inferred.description + 1) as "
                                    + "the description and \(inferred.amount.map { "\($0 + 1)" } ?? "?") as the amount; "
                                    + "--columns \(ColumnMap(positionsOf: inferred)) (changed as needed) to read it otherwise")
+                } else {
+                    // A header row whose names tagsh does not know: the columns come from what the records below it hold.
+                    var below = scanner
+                    var names: [FieldRef] = []
+                    var end = 0
+                    if (try? below.next(into: &names, recordEnd: &end)) == true, let inferred = inferColumns(from: below) {
+                        let headerNames = names.map { text($0) }
+                        func name(_ i: Int?) -> String { i.map { $0 < headerNames.count ? "'\(headerNames[$0])'" : "\($0 + 1)" } ?? "?" }
+                        guesses.append("tagsh does not know this header's names: read \(name(inferred.date)) as the date, "
+                                       + "\(name(inferred.description)) as the description and \(name(inferred.amount)) as the amount; "
+                                       + "--columns to read it otherwise")
+                        header = (headerNames, inferred, delimiter, first, below.pos, start..<end)
+                        inferredMap = ColumnMap(namesOf: inferred, header: headerNames)
+                    }
                 }
                 if let columns {
                     let width = max(sampleWidth(from: scanner), (columns.used.max() ?? 0) + 1)
@@ -211,6 +226,12 @@ public struct CSVReader {
 
         var columns = header.columns
         var scanner = Scanner(bytes: bytes, pos: header.next, line: header.line + 1, delimiter: header.delimiter)
+        func hasBothSigns(_ column: Int?) -> Bool {
+            guard let column else { return false }
+            let values = sampleValues(from: scanner, column: column, limit: 200).compactMap { AmountParser.parse($0, decimalComma: false)?.amount }
+            return values.contains { $0 < .zero } && values.contains { $0 > .zero }
+        }
+        let debitMixed = hasBothSigns(columns.debit), creditMixed = hasBothSigns(columns.credit)
         // A "Transaction Type" column is a direction only when it holds debit/credit words.
         if let d = columns.direction, !sampleValues(from: scanner, column: d).allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
             columns.direction = nil
@@ -268,7 +289,7 @@ public struct CSVReader {
 
             // A line whose date column holds no date at all (`***END OF FILE***`, a totals line) may be a footer:
             // it is one if no transaction follows it.
-            let notARecord = columns.date >= fields.count || slice(fields[columns.date]) { DateTokens($0) == nil }
+            let notARecord = columns.date >= fields.count || slice(fields[columns.date]) { DateTokens($0) == nil && dateFormat.parse($0) == nil }
             if notARecord {
                 if footer == nil {
                     let error = columns.date < fields.count
@@ -370,7 +391,11 @@ public struct CSVReader {
                             throw fieldError("cannot read \(isDebit ? "debit" : "credit") '\(text(f))'", f.start,
                                              line: recordLine, recordStart: recordStart)
                         }
-                        let v = isDebit ? -parsed.amount.magnitude : parsed.amount
+                        // A debit column holds money out and a credit column money in, whichever sign the bank
+                        // writes them with; a column with both signs is signed already (charges positive).
+                        let mixed = isDebit ? debitMixed : creditMixed
+                        let v = isDebit ? (mixed ? -parsed.amount : -parsed.amount.magnitude)
+                                        : (mixed ? parsed.amount : parsed.amount.magnitude)
                         total = total.adding(v) ?? total
                         symbol = symbol ?? parsed.symbol
                         any = true
@@ -452,9 +477,14 @@ public struct CSVReader {
             recordStarts: starts, recordEnds: ends)
         layout.hasHeader = hasHeader
         layout.guesses = guesses
-        layout.columnMap = options.columns ?? rememberedMap ?? (hasHeader ? nil : ColumnMap(positionsOf: columns))
+        layout.dateFormatGiven = options.dateFormat != nil
+        layout.columnMap = options.columns ?? rememberedMap ?? inferredMap ?? (hasHeader ? nil : ColumnMap(positionsOf: columns))
         if let rememberedMap {
             layout.guesses.append("read with the mapping remembered for this header row: \(rememberedMap) (`columns set` changes it)")
+        }
+        if let footer, ledger.count == 0, !options.skipBad {
+            // Nothing but lines without a date: not a footer, a file read the wrong way.
+            throw footer.error
         }
         if let footer {
             layout.notes.append((footerLines == 1 ? "line \(footer.line) is not a transaction" : "\(footerLines) lines from line \(footer.line) are not transactions")
@@ -524,7 +554,10 @@ public struct CSVReader {
         }
         func isDate(_ s: String) -> Bool {
             var b = Array(s.utf8)
-            return b.withUnsafeMutableBufferPointer { DateTokens(UnsafeBufferPointer($0)) != nil }
+            return b.withUnsafeMutableBufferPointer {
+                guard let t = DateTokens(UnsafeBufferPointer($0)) else { return false }
+                return t.day(in: .dmy) != nil || t.day(in: .mdy) != nil
+            }
         }
         func isAmount(_ s: String) -> Bool {
             // An amount has a decimal mark or a sign; a plain number could be a reference.
@@ -562,7 +595,9 @@ public struct CSVReader {
         while sample < 20, (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true {
             sample += 1
             guard dateColumn < fields.count else { continue }
-            if slice(fields[dateColumn], { $0.contains(0x2E) }) { return (.dmy, "the dates are written with dots", true) }
+            if slice(fields[dateColumn], { $0.contains(0x2E) && DateTokens($0) != nil && DateTokens($0)?.evidence != .ymd }) {
+                return (.dmy, "the dates are written with dots", true)
+            }
         }
         if decimalComma { return (.dmy, "the amounts use a decimal comma", false) }
         if dateColumn < header.count, !header[dateColumn].allSatisfy(\.isNumber),

@@ -99,8 +99,12 @@ public struct ColumnMap: Sendable, Equatable, CustomStringConvertible {
     init(namesOf c: CSVColumns, header: [String]) {
         self.init(positionsOf: c)
         entries = entries.map { e in
+            // A name that is empty or not unique is kept as a position.
             guard case .position(let p) = e.column, p - 1 < header.count else { return e }
-            return (e.role, .name(header[p - 1]))
+            let name = header[p - 1]
+            let norm = HeaderVocabulary.normalized(name)
+            guard !norm.isEmpty, header.filter({ HeaderVocabulary.normalized($0) == norm }).count == 1 else { return e }
+            return (e.role, .name(name))
         }
     }
 

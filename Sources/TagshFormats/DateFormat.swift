@@ -33,6 +33,16 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
         self = .pattern(p)
     }
 
+    /// The pattern that reads this format back with `--date-format`.
+    public var pattern: String {
+        switch self {
+        case .ymd: "%Y-%m-%d"
+        case .mdy: "%m/%d/%Y"
+        case .dmy: "%d/%m/%Y"
+        case .pattern(let p): p.source
+        }
+    }
+
     public var description: String {
         switch self {
         case .ymd: "year-month-day"

@@ -204,8 +204,10 @@ public struct LedgerDocument: Sendable {
                 map = addedColumns.isEmpty ? old.columnMap
                     : old.hasHeader ? ColumnMap(namesOf: columns, header: old.header + addedColumns) : ColumnMap(positionsOf: columns)
             }
-            let (_, layout, _) = try CSVReader.read(newBytes, fileName: fileName,
+            var (_, layout, _) = try CSVReader.read(newBytes, fileName: fileName,
                                                     options: ReadOptions(skipBad: true, dateFormat: old.dateFormat, columns: map))
+            layout.dateFormatGiven = old.dateFormatGiven
+            layout.guesses = old.guesses
             return LedgerDocument(format: format, bytes: newBytes, layout: .csv(layout))
         }
     }

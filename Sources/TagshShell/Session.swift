@@ -338,8 +338,10 @@ public final class Session {
         // A column mapping kept in the sidecar is needed before the file is read.
         var options = options
         let givenMapping = options.columns
-        if options.columns == nil, sourcesSidecar, let map = Sidecar(path: Session.sidecarPath(for: path)).columnMap {
-            options.columns = map
+        if sourcesSidecar {
+            let kept = Sidecar(path: Session.sidecarPath(for: path)).reading
+            if options.columns == nil { options.columns = kept.map }
+            if options.dateFormat == nil { options.dateFormat = kept.dateFormat }
         }
         if let memory = columnMemoryPath { options.rememberedMappings = ColumnMemory(path: memory).read() }
         let loaded: LoadedLedger

@@ -54,11 +54,18 @@ struct Sidecar {
         }
     }
 
-    /// The column mapping the sidecar keeps (`columns set date=1,...`), if any.
-    var columnMap: ColumnMap? {
+    /// How the sidecar says the CSV file is read (`columns set date=1,... --date-format %d/%m/%Y`), if it says.
+    var reading: (map: ColumnMap?, dateFormat: DateFormat?) {
         guard let chunk = chunks.last(where: { $0.key == "columns" }), let command = chunk.command,
-              let words = try? Lexer.words(in: command), words.count == 3 else { return nil }
-        return try? ColumnMap(parsing: words[2].text)
+              let words = try? Lexer.words(in: command).map(\.text), words.count >= 2 else { return (nil, nil) }
+        var map: ColumnMap?, format: DateFormat?
+        var i = 2
+        while i < words.count {
+            if words[i] == "--date-format", i + 1 < words.count { format = DateFormat(pattern: words[i + 1]); i += 2; continue }
+            map = try? ColumnMap(parsing: words[i])
+            i += 1
+        }
+        return (map, format)
     }
 
     /// What a command declares, as the key `declarations` uses.
@@ -71,7 +78,7 @@ struct Sidecar {
             return "rule:" + words[1]
         case "set" where words.count == 3 && SettingEdit.persisted.contains(words[1].lowercased()):
             return "set:" + words[1].lowercased()
-        case "columns" where words.count == 3 && words[1].lowercased() == "set":
+        case "columns" where words.count >= 3 && words[1].lowercased() == "set":
             return "columns"
         default:
             return nil
@@ -139,8 +146,11 @@ extension Session {
             if let icon = c.icon { line += " --icon " + Lexer.quote(String(icon)) }
             out.append(("category:" + c.name.lowercased(), line))
         }
-        if case .csv(let layout)? = file?.document.layout, let map = layout.columnMap {
-            out.append(("columns", "columns set " + Lexer.quote(map.description)))
+        if case .csv(let layout)? = file?.document.layout, layout.columnMap != nil || layout.dateFormatGiven {
+            var line = "columns set"
+            if let map = layout.columnMap { line += " " + Lexer.quote(map.description) }
+            if layout.dateFormatGiven { line += " --date-format " + Lexer.quote(layout.dateFormat.pattern) }
+            out.append(("columns", line))
         }
         for rule in rules { out.append(("rule:" + rule.name, rule.definition)) }
         let defaults = Settings()

@@ -107,7 +107,7 @@ struct CSVReadTests {
         ("bad-date.csv", "cannot read date '2024-13-45' as year-month-day", 3, 1),
         ("bad-amount.csv", "cannot read amount '12..5'", 3, 23),
         ("unterminated.csv", "quoted field is never closed", 2, 12),
-        ("no-header.csv", "no header row: expected columns named date, description (or payee, merchant, name) and amount (or debit and credit)", 1, 1),
+        ("no-dates.csv", "no header row: expected columns named date, description (or payee, merchant, name) and amount (or debit and credit)", 1, 1),
         ("empty.csv", "the file is empty: a CSV ledger needs a header row", 1, 1),
         ("bad-intent.csv", "unknown intent 'wants': use need, want, culture, unexpected or leave it empty", 2, 20),
         ("text-after-quote.csv", "unexpected text after a closing quote", 2, 20),

@@ -4,7 +4,7 @@ import TagshQuery
 
 extension Commands {
     static let columns = Command(
-        name: "columns", group: .files, forms: [[], [.keyword("set"), .value("MAP")]],
+        name: "columns", group: .files, forms: [[], [.keyword("set"), .optional([.value("MAP")])]],
         summary: "show which CSV column holds what, or read the file again with another mapping",
         details: """
             `columns` lists the roles tagsh reads from the open CSV file (date, description, amount, debit, credit, \
@@ -14,8 +14,9 @@ extension Commands {
             (`date=1,description=Details,amount=5`). The mapping is kept in the sidecar when the ledger is saved, \
             so the next open reads the same way; a mapping given for a file with a header row is also remembered \
             (in $XDG_CONFIG_HOME/tagsh/columns) for the next file with the same header, such as next month's export. \
-            With unsaved changes, save first.
+            --date-format, given with `columns set`, is kept the same way. With unsaved changes, save first.
             """,
+        options: [.init("date-format", .dateFormat, "with set: how dates are written, e.g. %d/%m/%Y or %d %b %Y")],
         examples: ["columns", "columns set date=1,description=5,amount=2"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let session = inv.session
@@ -24,20 +25,30 @@ extension Commands {
             throw .failed("\(TextSafety.sanitize(file.displayName)) is a \(file.document.format) file: columns are for CSV files")
         }
         if let first = inv.words.first {
-            guard first.text.lowercased() == "set", inv.words.count == 2 else { throw .usage("usage: \(inv.command.synopsis)", span: first.span) }
+            guard first.text.lowercased() == "set", inv.words.count <= 2, inv.words.count == 2 || inv.values["date-format"] != nil else {
+                throw .usage("usage: \(inv.command.synopsis)", span: first.span)
+            }
             // The sidecar's mapping was applied before the file was read.
             if session.loading == .sidecar { return }
-            let map: ColumnMap
-            do throws(ColumnMap.MapError) { map = try ColumnMap(parsing: inv.words[1].text) } catch {
-                throw .usage(error.message, span: inv.words[1].span)
+            var map = layout.columnMap
+            if inv.words.count == 2 {
+                do throws(ColumnMap.MapError) { map = try ColumnMap(parsing: inv.words[1].text) } catch {
+                    throw .usage(error.message, span: inv.words[1].span)
+                }
+            }
+            var dateFormat = layout.dateFormat
+            if let w = inv.values["date-format"] {
+                guard let f = DateFormat(pattern: w.text) else { throw .usage("unknown date format '\(w.text)'", span: w.span) }
+                dateFormat = f
             }
             guard let path = file.path else { throw .failed("the demo ledger has no file to read again") }
             if session.hasUnsavedChanges {
                 throw .failed("\(TextSafety.sanitize(file.displayName)) has unsaved changes: `save` first, then `columns set`")
             }
-            try session.open(path: path, format: .csv, options: ReadOptions(dateFormat: layout.dateFormat, columns: map))
-            inv.out.note("read \(TextSafety.sanitize(file.displayName)) again with \(map): \(plural(session.ledger?.count ?? 0, "transaction")); "
-                         + "`save` keeps the mapping in the sidecar")
+            let given = inv.values["date-format"] != nil || layout.dateFormatGiven
+            try session.open(path: path, format: .csv, options: ReadOptions(dateFormat: given ? dateFormat : nil, columns: map))
+            inv.out.note("read \(TextSafety.sanitize(file.displayName)) again\(map.map { " with \($0)" } ?? ""): "
+                         + "\(plural(session.ledger?.count ?? 0, "transaction")); `save` keeps how it is read in the sidecar")
             return
         }
         let sample = file.document.originalFields(row: 0)

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TagshFormats
+import TagshModel
+import TagshQuery
+@testable import TagshShell
+
+/// The export shapes of real banks and apps (`Fixtures/banks`, written by
+/// scripts/gen-bank-fixtures, each citing where its shape is documented): each
+/// opens, with the options its EXPECTED.tsv line gives (as a person would type
+/// them), with the right count, dates, amounts and signs; saves byte-identical
+/// with no change; and keeps annotations across a save and a reopen.
+struct BankFixtureTests {
+    static let folder = fixtureFolder.appendingPathComponent("banks")
+
+    struct Expected: CustomStringConvertible, Sendable {
+        var file: String, options: String, count: Int, dates: [String], amounts: [String], first: String
+        var description: String { file }
+    }
+
+    static let expected: [Expected] = {
+        guard let text = try? String(contentsOf: folder.appendingPathComponent("EXPECTED.tsv"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").dropFirst().map { line in
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return Expected(file: f[0], options: f[3], count: Int(f[4]) ?? -1, dates: f[5].split(separator: ",").map(String.init),
+                            amounts: f[6].split(separator: ",").map(String.init), first: f[7])
+        }
+    }()
+
+    @Test func thereAreFiftyShapesOrMore() {
+        #expect(Self.expected.count >= 50)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []
+        #expect(Set(Self.expected.map(\.file)).isSubset(of: Set(files)))
+    }
+
+    @Test(arguments: expected)
+    func opensSavesAndKeepsAnnotations(_ e: Expected) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-bank-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent(e.file).path
+        try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent(e.file).path, toPath: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        try #require(s.execute("open \(Lexer.quote(path)) \(e.options)") == .ok, "\(e.file): \(sink.err)")
+        let l = try #require(s.ledger)
+        #expect(l.count == e.count, "\(e.file): count")
+        #expect((0..<l.count).map { l.day($0).description } == e.dates, "\(e.file): dates")
+        #expect((0..<l.count).map { l.amount($0).description } == e.amounts, "\(e.file): amounts")
+        if l.count > 0 {
+            #expect(l.transaction(0).merchant.lowercased().hasPrefix(e.first.lowercased()),
+                    "\(e.file): first description '\(l.transaction(0).merchant)'")
+        }
+        // No change: byte-identical.
+        #expect(s.execute("save") == .ok, "\(e.file): \(sink.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original, "\(e.file): a no-op save changed the file")
+        // Annotations survive a save and a reopen; nothing else moves.
+        #expect(s.execute("tag 1 +checked") == .ok)
+        #expect(s.execute("intent 2 need") == .ok)
+        #expect(s.execute("save") == .ok, "\(e.file): \(sink.err)")
+        s.close()
+        let sink2 = BufferSink()
+        let t = Session(sink: sink2)
+        try #require(t.execute("open \(Lexer.quote(path))") == .ok, "\(e.file) reopened: \(sink2.err)")
+        let r = try #require(t.ledger)
+        #expect(r.count == e.count && (0..<r.count).map { r.amount($0).description } == e.amounts, "\(e.file): reopened amounts")
+        #expect(r.tagNames(0) == ["checked"] && r.intentValue(1) == .need, "\(e.file): annotations lost")
+    }
+}
