@@ -366,7 +366,7 @@ public struct CSVReader {
                             let at = f ?? fields[fields.count - 1]
                             throw fieldError("cannot read amount '\(f.map { text($0) } ?? "")'", f?.start ?? at.end,
                                              line: recordLine, recordStart: recordStart,
-                                             notes: options.skipBad ? [] : ["hint: --skip-bad loads the other records"])
+                                             notes: options.skipBad ? [] : ["hint: --columns amount=N reads another column; --skip-bad loads the other records"])
                         }
                         amount = parsed.amount
                         symbol = parsed.symbol
