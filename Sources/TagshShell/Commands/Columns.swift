@@ -69,7 +69,8 @@ extension Commands {
         let others = (0..<max(layout.header.count, sample.count)).filter { !c.used.contains($0) }
         if !others.isEmpty {
             inv.out.line("other columns (query them with col:NAME=VALUE): "
-                         + others.map { layout.hasHeader && $0 < layout.header.count ? TextSafety.sanitize(layout.header[$0]) : String($0 + 1) }
+                         + others.map { layout.hasHeader && $0 < layout.header.count && !layout.header[$0].allSatisfy { $0 == " " }
+                                            ? TextSafety.sanitize(layout.header[$0]) : String($0 + 1) }
                             .joined(separator: ", "))
         }
         inv.out.line("mapping: " + (layout.columnMap.map { "\($0) (kept in the sidecar)" } ?? "from the header names"))

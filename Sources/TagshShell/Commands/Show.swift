@@ -39,7 +39,7 @@ extension Commands {
         // Every column of the record as the bank wrote it (`col:NAME=VALUE` queries them).
         if let original = inv.session.file?.document.originalFields(row: row), !original.isEmpty {
             inv.out.line(s.bold("  columns"))
-            let width = min(24, original.map { TextSafety.sanitize($0.name).count }.max() ?? 0)
+            let width = original.map { TextSafety.sanitize($0.name).count }.max() ?? 0
             for (name, value) in original {
                 let line = "    " + TextSafety.pad(TextSafety.sanitize(name), width) + "  " + TextSafety.sanitize(value)
                 inv.out.line(String(line.reversed().drop { $0 == " " }.reversed()))

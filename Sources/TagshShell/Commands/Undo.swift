@@ -68,14 +68,13 @@ extension Commands {
             .init(header: ""), .init(header: "#", alignRight: true), .init(header: "COMMAND", shrinkable: true, minWidth: 12),
             .init(header: "TRANSACTIONS", alignRight: true), .init(header: ""),
         ] + (earlier ? [.init(header: "SESSION")] : []))
-        let firstCurrent = session.steps.firstIndex { !$0.isEarlier } ?? session.steps.count
         if session.savedPosition == 0 {
             table.add([.init(""), .init("0"), .init("(as opened)"), .init(""), .init("saved")] + (earlier ? [.init("")] : []))
         }
         for (i, step) in session.steps.enumerated() {
             let n = i + 1
             var marks: [String] = []
-            if n == session.savedPosition || (step.isEarlier && n == firstCurrent) { marks.append("saved") }
+            if n == session.savedPosition { marks.append("saved") }
             if n > session.position { marks.append("undone") }
             var row: [Table.Cell] = [
                 .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(step.command)),
