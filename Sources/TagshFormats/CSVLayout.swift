@@ -39,7 +39,11 @@ public struct CSVColumns: Sendable, Equatable {
         self.credit = amount == nil ? best[.credit]?.index : nil
         self.currency = best[.currency]?.index
         self.account = best[.account]?.index
-        self.category = best[.category]?.index
+        // A bank's own Category column (Monzo, N26, Mint) is an ordinary column, not tagsh's category: only
+        // `Category (tagsh)`, or a Category column beside tagsh's Tags or Intent column, is (or a mapping says so).
+        if let c = best[.category], c.rank == 0 || best[.tags] != nil || best[.intent] != nil {
+            self.category = c.index
+        }
         self.tags = best[.tags]?.index
         self.notes = best[.notes]?.index
         self.intent = best[.intent]?.index

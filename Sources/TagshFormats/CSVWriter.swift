@@ -52,6 +52,7 @@ enum CSVWriter {
             }
         }
         let lowercaseHeader = layout.header.allSatisfy { $0 == $0.lowercased() }
+        let titles = addedColumns(layout: layout, ledger: ledger, changedRows: changedRows)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + changedRows.count * 32)
         var copied = 0
@@ -62,10 +63,9 @@ enum CSVWriter {
         if !added.isEmpty && layout.hasHeader {
             copy(upTo: layout.headerRange.upperBound)
             let (_, headerQuoted) = bytes.withUnsafeBufferPointer { fieldShape($0, layout.headerRange, layout: layout) }
-            for column in added {
+            for title in titles {
                 out.append(layout.delimiter)
-                out.append(contentsOf: try field(lowercaseHeader ? column.title.lowercased() : column.title, layout,
-                                                 quoteAll: headerQuoted, row: nil))
+                out.append(contentsOf: try field(lowercaseHeader ? title.lowercased() : title, layout, quoteAll: headerQuoted, row: nil))
             }
         }
         // When columns are added, every record gets their fields, so the file stays rectangular.
@@ -106,8 +106,10 @@ enum CSVWriter {
 
     /// The annotation columns a save would add to the header.
     static func addedColumns(layout: CSVLayout, ledger: Ledger, changedRows: [Int]) -> [String] {
-        Column.allCases.filter { c in c.index(in: layout.columns) == nil && changedRows.contains { !c.value(ledger, $0).isEmpty } }
-            .map(\.title)
+        // Beside a bank's own Category column, tagsh's is named apart.
+        let bankCategory = layout.hasHeader && layout.header.contains { HeaderVocabulary.normalized($0) == "category" }
+        return Column.allCases.filter { c in c.index(in: layout.columns) == nil && changedRows.contains { !c.value(ledger, $0).isEmpty } }
+            .map { $0 == .category && bankCategory ? "Category (tagsh)" : $0.title }
     }
 
     /// One record with its annotation fields replaced; other fields keep their bytes.

@@ -77,6 +77,9 @@ enum HeaderVocabulary {
         (.currency, 1, ["currency", "currency code", "ccy", "währung", "waehrung", "valuta", "munt", "devise", "moneda",
                         "divisa", "moeda", "waluta", "měna", "mena"]),
         (.account, 1, ["account", "account name", "konto", "rekening", "compte", "cuenta", "conto", "conta", "rachunek", "účet"]),
+        // tagsh's own column when the bank's export already has a Category column of its own.
+        (.category, 0, ["category (tagsh)"]),
+        // A plain Category column is tagsh's only beside tagsh's Tags or Intent column (see CSVColumns).
         (.category, 1, ["category"]),
         (.tags, 1, ["tags", "tag"]),
         (.notes, 1, ["notes", "note", "memo", "notiz", "notizen"]),

@@ -189,20 +189,28 @@ public struct LedgerDocument: Sendable {
         case .csv(let old):
             // A mapping keeps describing the file: annotation columns a save added are named in it by position.
             var map = old.columnMap
-            if map != nil {
-                var columns = old.columns
-                var next = old.header.count
-                for title in addedColumns {
-                    switch title {
-                    case "Intent": columns.intent = next
-                    case "Category": columns.category = next
-                    case "Tags": columns.tags = next
-                    default: columns.notes = next
-                    }
-                    next += 1
+            var columns = old.columns
+            var next = old.header.count
+            for title in addedColumns {
+                switch title {
+                case "Intent": columns.intent = next
+                case "Category", "Category (tagsh)": columns.category = next
+                case "Tags": columns.tags = next
+                default: columns.notes = next
                 }
+                next += 1
+            }
+            if map != nil {
                 map = addedColumns.isEmpty ? old.columnMap
                     : old.hasHeader ? ColumnMap(namesOf: columns, header: old.header + addedColumns) : ColumnMap(positionsOf: columns)
+            } else if !addedColumns.isEmpty, old.hasHeader {
+                // When the new header alone would name the annotation columns otherwise (a bank's own Category column
+                // beside tagsh's new Tags column, or tagsh's Category column alone), a mapping keeps them as they are.
+                let alone = CSVColumns(header: old.header + addedColumns)
+                if alone?.category != columns.category || alone?.tags != columns.tags || alone?.intent != columns.intent
+                    || alone?.notes != columns.notes {
+                    map = ColumnMap(namesOf: columns, header: old.header + addedColumns)
+                }
             }
             var (_, layout, _) = try CSVReader.read(newBytes, fileName: fileName,
                                                     options: ReadOptions(skipBad: true, dateFormat: old.dateFormat, columns: map))

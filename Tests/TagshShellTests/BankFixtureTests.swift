@@ -67,5 +67,7 @@ struct BankFixtureTests {
         let r = try #require(t.ledger)
         #expect(r.count == e.count && (0..<r.count).map { r.amount($0).description } == e.amounts, "\(e.file): reopened amounts")
         #expect(r.tagNames(0) == ["checked"] && r.intentValue(1) == .need, "\(e.file): annotations lost")
+        // A bank's own Category column is not tagsh's category, before or after tagsh adds its columns.
+        #expect((0..<r.count).allSatisfy { r.category[$0] == l.category[$0] || $0 == 0 }, "\(e.file): categories moved")
     }
 }

@@ -671,3 +671,38 @@ struct RedirectionTests {
         #expect(s.execute("echo a > b c") == .failed(1))
     }
 }
+
+/// A bank's own Category column is an ordinary column; tagsh's category lives beside it.
+struct BankCategoryTests {
+    @Test func theBanksCategoryStaysTheBanks() throws {
+        let path = try SmallLedgers.scratch("monzo.csv", "Date,Name,Category,Amount\n2024-03-02,Tesco,groceries,-12.50\n2024-03-03,Pret,eating_out,-4.25\n")
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        #expect(s.execute("open \(path)") == .ok)
+        #expect(s.ledger?.category.allSatisfy { $0 == 0 } == true, "the bank's categories are not tagsh's")
+        sink.reset()
+        s.execute("count col:Category=groceries")
+        #expect(sink.out == "1\n")
+        #expect(s.execute("category 1 Food") == .ok)
+        #expect(s.execute("tag 2 +coffee") == .ok)
+        #expect(s.execute("save") == .ok)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("Date,Name,Category,Amount,Category (tagsh),Tags\n"), "\(text)")
+        let t = Session(sink: BufferSink())
+        #expect(t.execute("open \(path)") == .ok)
+        #expect(t.ledger?.transaction(0).category == "Food" && t.ledger?.transaction(1).category == nil)
+        #expect(t.ledger?.tagNames(1) == ["coffee"])
+    }
+
+    @Test func tagshsOwnCategoryColumnAloneComesBack() throws {
+        let path = try SmallLedgers.scratch("plain.csv", "Date,Description,Amount\n2024-03-02,Tesco,-12.50\n")
+        let s = Session(sink: BufferSink())
+        s.execute("open \(path)")
+        s.execute("category 1 Groceries")
+        #expect(s.execute("save") == .ok)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("Date,Description,Amount,Category\n"))
+        let t = Session(sink: BufferSink())
+        t.execute("open \(path)")
+        #expect(t.ledger?.transaction(0).category == "Groceries")
+    }
+}
