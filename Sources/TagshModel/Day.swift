@@ -1,8 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A calendar date without time zone, stored as days since 1970-01-01.
 public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var daysSinceEpoch: Int32
 
     public init(daysSinceEpoch: Int32) { self.daysSinceEpoch = daysSinceEpoch }
+
+    /// Today in the local time zone.
+    public static var today: Day {
+        var t = time(nil)
+        var parts = tm()
+        localtime_r(&t, &parts)
+        return Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday)) ?? Day(daysSinceEpoch: 0)
+    }
+
+    public func adding(days n: Int) -> Day { Day(daysSinceEpoch: daysSinceEpoch + Int32(n)) }
 
     /// The date, or nil when it does not exist (`2023-02-29`).
     public init?(year: Int, month: Int, day: Int) {

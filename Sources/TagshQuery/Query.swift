@@ -47,6 +47,8 @@ public enum Term: Sendable, Equatable {
     case id(ClosedRange<Int>)
     /// `@`: in the current selection (what the last `ls` or `select` listed).
     case selection
+    /// `note:any` (true) and `note:none` (false).
+    case hasNote(Bool)
     /// `status:pending`: listed by the bank without an amount yet (or, false, with one).
     case pending(Bool)
     /// `col:NAME=VALUE`, `col:NAME:/REGEX/`: a column of the CSV record as the bank wrote it.

@@ -101,6 +101,8 @@ public struct QueryEvaluator {
         case .id(let range):
             let lo = range.lowerBound - 1, hi = range.upperBound - 1
             return RowSet(rowCount: n) { $0 >= lo && $0 <= hi }
+        case .hasNote(let has):
+            return ledger.note.withUnsafeBufferPointer { col in RowSet(rowCount: n) { (col[$0] != 0) == has } }
         case .pending(let pending):
             var set = RowSet(rowCount: n, rows: ledger.pendingRows.lazy.map { Int($0) })
             if !pending { set.invert() }

@@ -31,7 +31,7 @@ public struct QueryError: Error, Sendable, Equatable {
         case .unclosedRegex(let r): "regular expression \(r) has no closing /"
         case .badAmount(let a): "bad amount '\(a)': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B"
         case .badDate(let d):
-            "bad date '\(d)': use YYYY, YYYY-MM, YYYY-MM-DD, or a range A..B, ..B, A.."
+            "bad date '\(d)': use YYYY, YYYY-MM, YYYY-MM-DD, 2024q1, a named period (today, thismonth, lastyear, 'last 30 days', ...) or a range A..B, ..B, A.."
         case .badID(let i): "bad id '\(i)': use id:N or id:A..B"
         case .badIntent(let i): "unknown intent '\(i)': use need, want, culture, unexpected or none"
         case .badStatus(let v): "unknown status '\(v)': use status:pending or status:booked"
@@ -51,13 +51,14 @@ public struct QueryError: Error, Sendable, Equatable {
 /// than `or`.
 public enum QueryParser {
     /// The term keys, in the order completion offers them.
-    public static let keys = ["desc", "merchant", "tag", "cat", "intent", "amt", "date", "note", "acct", "id", "status", "col"]
+    public static let keys = ["desc", "payee", "merchant", "tag", "cat", "intent", "amt", "date", "note", "acct", "id", "status", "col"]
 
-    public static func parse(_ words: [Word]) throws(QueryError) -> Query {
+    /// `today` anchors relative periods (`date:lastmonth`); it is an argument so that a query's meaning is a pure function.
+    public static func parse(_ words: [Word], today: Day = .today) throws(QueryError) -> Query {
         var tokens: [Token] = []
         for w in joiningRegexes(words) { tokens.append(contentsOf: split(w)) }
         if tokens.isEmpty { return .all }
-        var p = Parser(tokens: tokens)
+        var p = Parser(tokens: tokens, today: today)
         let q = try p.parseOr()
         if p.pos < tokens.count {
             // Only a stray ')' can stop the top-level parse early.
@@ -95,16 +96,18 @@ public enum QueryParser {
     public static let maxDepth = 200
 
     /// Parses one term (`tag:coffee`, `-amt:>5`, `starbucks`).
-    public static func parseTerm(_ text: String, span: Range<Int>) throws(QueryError) -> Query {
+    public static func parseTerm(_ text: String, span: Range<Int>, today: Day = .today) throws(QueryError) -> Query {
         // Leading `-` signs, folded without recursion: an even number cancels out.
         var rest = Substring(text)
         var negations = 0
         while rest.first == "-", rest.dropFirst().first != nil { rest = rest.dropFirst(); negations += 1 }
         if negations > 0 {
-            let inner = try parseTerm(String(rest), span: (span.lowerBound + negations)..<span.upperBound)
+            let inner = try parseTerm(String(rest), span: (span.lowerBound + negations)..<span.upperBound, today: today)
             return negations % 2 == 1 ? .not(inner) : inner
         }
         if text == "@" { return .term(.selection) }
+        // `all` is a target word; as a query it means every transaction, not merchants containing "all".
+        if text.lowercased() == "all" { return .all }
         guard let colon = text.firstIndex(of: ":") else {
             return .term(.merchant(.contains(text.lowercased())))
         }
@@ -112,9 +115,23 @@ public enum QueryParser {
         let value = String(text[text.index(after: colon)...])
         guard keys.contains(key) else { throw QueryError(kind: .unknownKey(key), span: span) }
         if value.isEmpty { throw QueryError(kind: .emptyValue(key: key), span: span) }
+        // Comma lists are either value (`cat:food,groceries`, `tag:coffee,tea`); a comma followed by a space stays
+        // part of a name (`cat:"Gifts, etc"`).
+        if ["cat", "tag", "intent"].contains(key), value.contains(","), !value.contains(", "), !value.hasPrefix("/") {
+            let parts = value.split(separator: ",").map { String(key) + ":" + $0 }
+            guard !parts.isEmpty else { throw QueryError(kind: .emptyValue(key: key), span: span) }
+            var alternatives: [Query] = []
+            for part in parts { alternatives.append(try parseTerm(part, span: span, today: today)) }
+            return alternatives.count == 1 ? alternatives[0] : .or(alternatives)
+        }
         switch key {
-        case "desc", "merchant": return .term(.merchant(try textPattern(value, span)))
-        case "note": return .term(.note(try textPattern(value, span)))
+        case "desc", "merchant", "payee": return .term(.merchant(try textPattern(value, span)))
+        case "note":
+            switch value.lowercased() {
+            case "none": return .term(.hasNote(false))
+            case "any": return .term(.hasNote(true))
+            default: return .term(.note(try textPattern(value, span)))
+            }
         case "acct": return .term(.account(try textPattern(value, span)))
         case "tag":
             switch value.lowercased() {
@@ -139,7 +156,7 @@ public enum QueryParser {
             guard let test = amountTest(value) else { throw QueryError(kind: .badAmount(value), span: span) }
             return .term(.amount(test))
         case "date":
-            guard let range = dateRange(value) else { throw QueryError(kind: .badDate(value), span: span) }
+            guard let range = dateRange(value, today: today) else { throw QueryError(kind: .badDate(value), span: span) }
             return .term(.date(range))
         case "status":
             switch value.lowercased() {
@@ -234,21 +251,62 @@ public enum QueryParser {
 
     // MARK: dates
 
-    static func dateRange(_ text: String) -> DateRange? {
+    static func dateRange(_ text: String, today: Day = .today) -> DateRange? {
         if let dots = text.firstRange(of: "..") {
             let a = text[..<dots.lowerBound], b = text[dots.upperBound...]
             if a.isEmpty && b.isEmpty { return nil }
             var from: Day?, through: Day?
-            if !a.isEmpty { guard let p = period(a) else { return nil }; from = p.from }
-            if !b.isEmpty { guard let p = period(b) else { return nil }; through = p.through }
+            if !a.isEmpty { guard let p = period(a, today: today) else { return nil }; from = p.from }
+            if !b.isEmpty { guard let p = period(b, today: today) else { return nil }; through = p.through }
             return DateRange(from: from, through: through)
         }
-        guard let p = period(Substring(text)) else { return nil }
+        guard let p = period(Substring(text), today: today) else { return nil }
         return DateRange(from: p.from, through: p.through)
     }
 
-    /// A year, month or day as the first and last day it covers.
-    static func period(_ text: Substring) -> (from: Day, through: Day)? {
+    /// Periods named relative to today, as hledger names them: today, yesterday, thisweek, lastweek (weeks start
+    /// on Monday), thismonth, lastmonth, thisquarter, lastquarter, thisyear, lastyear, `last N days`; and `2024q1`.
+    static func relativePeriod(_ text: Substring, today: Day) -> (from: Day, through: Day)? {
+        let t = text.lowercased().replacingAll(" ", with: "")
+        let (y, m, _) = today.components
+        func month(_ year: Int, _ month: Int) -> (Day, Day)? {
+            var yy = year, mm = month
+            while mm < 1 { mm += 12; yy -= 1 }
+            guard let a = Day(year: yy, month: mm, day: 1), let b = Day(year: yy, month: mm, day: Day.daysIn(month: mm, year: yy)) else { return nil }
+            return (a, b)
+        }
+        func quarter(_ year: Int, _ q: Int) -> (Day, Day)? {
+            guard (1...4).contains(q), let a = month(year, q * 3 - 2), let b = month(year, q * 3) else { return nil }
+            return (a.0, b.1)
+        }
+        // Monday of this week (1970-01-01 was a Thursday).
+        let weekday = (Int(today.daysSinceEpoch) % 7 + 10) % 7 // 0 = Monday
+        let monday = today.adding(days: -weekday)
+        switch t {
+        case "today": return (today, today)
+        case "yesterday": return (today.adding(days: -1), today.adding(days: -1))
+        case "thisweek": return (monday, monday.adding(days: 6))
+        case "lastweek": return (monday.adding(days: -7), monday.adding(days: -1))
+        case "thismonth": return month(y, m)
+        case "lastmonth": return month(y, m - 1)
+        case "thisquarter": return quarter(y, (m - 1) / 3 + 1)
+        case "lastquarter": return (m - 1) / 3 == 0 ? quarter(y - 1, 4) : quarter(y, (m - 1) / 3)
+        case "thisyear": return (Day(year: y, month: 1, day: 1) ?? today, Day(year: y, month: 12, day: 31) ?? today)
+        case "lastyear": return (Day(year: y - 1, month: 1, day: 1) ?? today, Day(year: y - 1, month: 12, day: 31) ?? today)
+        default: break
+        }
+        if t.hasPrefix("last"), t.hasSuffix("days"), let n = Int(t.dropFirst(4).dropLast(4)), n >= 1 {
+            return (today.adding(days: -(n - 1)), today)
+        }
+        if t.count == 6, let q = t.firstIndex(of: "q"), let year = Int(t[..<q]), let n = Int(t[t.index(after: q)...]) {
+            return quarter(year, n)
+        }
+        return nil
+    }
+
+    /// A year, month or day as the first and last day it covers, or a period named relative to today.
+    static func period(_ text: Substring, today: Day = .today) -> (from: Day, through: Day)? {
+        if let relative = relativePeriod(text, today: today) { return relative }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts[0].count == 4,
               parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
@@ -327,6 +385,7 @@ public enum QueryParser {
 
     struct Parser {
         let tokens: [Token]
+        let today: Day
         var pos = 0
         var depth = 0
 
@@ -390,7 +449,7 @@ public enum QueryParser {
                 return inner
             case .term(let text):
                 pos += 1
-                return try QueryParser.parseTerm(text, span: t.span)
+                return try QueryParser.parseTerm(text, span: t.span, today: today)
             case .close, .or:
                 throw QueryError(kind: .unmatchedClose, span: t.span)
             }

@@ -52,15 +52,17 @@ enum HelpText {
 
     /// The query language, for `help query` and the man page.
     static let queryTerms: [(String, String)] = [
-        ("WORD, desc:WORD, merchant:WORD", "the merchant contains WORD (case-insensitive)"),
+        ("WORD, desc:WORD, payee:WORD, merchant:WORD", "the merchant contains WORD (case-insensitive); all alone is every transaction"),
         ("desc:/REGEX/", "regular expression, case-insensitive; also note:, acct:, tag:, cat:"),
         ("amt:<-50, amt:>=10, amt:5..20, amt:-5.75", "amount tests; as in hledger, a number with a sign (or 0) compares the signed amount, one without a sign the absolute amount"),
         ("date:2024, date:2024-03, date:2024-01-05", "a year, month or day"),
         ("date:2024-01..2024-03, date:..2023, date:2024-06..", "inclusive ranges, open at either end"),
+        ("date:thismonth, date:lastmonth, date:2024q1", "named periods, as in hledger: today, yesterday, this/last week, month, quarter, year, 'last 30 days'"),
         ("tag:NAME, tag:none, tag:any", "has the tag or a child of it (tag:trip matches trip/paris and trip:paris); has none; has some"),
         ("cat:NAME, cat:none", "the category is NAME (case-insensitive); has none"),
         ("intent:want, intent:none", "the intent is want (need, want, culture, unexpected); has none"),
-        ("note:WORD, acct:WORD", "the note or account contains WORD"),
+        ("note:WORD, acct:WORD", "the note or account contains WORD; note:none and note:any as for tags"),
+        ("cat:food,groceries", "either value (also tag: and intent:); a comma before a space stays in the name"),
         ("id:412, id:400..420", "transaction ids"),
         ("status:pending", "listed by the bank without an amount yet (status:booked: the others)"),
         ("col:NAME=VALUE, col:NAME:TEXT", "a column of the CSV record as the bank wrote it (NAME: header or position); also col:NAME:/REGEX/"),

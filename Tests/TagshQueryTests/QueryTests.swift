@@ -37,10 +37,27 @@ func sexp(_ q: Query) -> String {
         case .id(let r): return "id[\(r.lowerBound)..\(r.upperBound)]"
         case .selection: return "@"
         case .pending(let p): return p ? "pending" : "booked"
+        case .hasNote(let h): return h ? "note=any" : "note=none"
         case .column(let name, .equals(let v)): return "col[" + name + "]=" + v
         case .column(let name, .matches(let p)): return "col[" + name + "]" + text(p)
         }
     }
+}
+
+/// Relative periods against a fixed today (Wednesday 2024-03-13).
+@Test(arguments: [
+    ("today", "date[2024-03-13..2024-03-13]"), ("yesterday", "date[2024-03-12..2024-03-12]"),
+    ("thisweek", "date[2024-03-11..2024-03-17]"), ("lastweek", "date[2024-03-04..2024-03-10]"),
+    ("thismonth", "date[2024-03-01..2024-03-31]"), ("lastmonth", "date[2024-02-01..2024-02-29]"),
+    ("thisquarter", "date[2024-01-01..2024-03-31]"), ("lastquarter", "date[2023-10-01..2023-12-31]"),
+    ("thisyear", "date[2024-01-01..2024-12-31]"), ("lastyear", "date[2023-01-01..2023-12-31]"),
+    ("'last 30 days'", "date[2024-02-13..2024-03-13]"), ("2024q2", "date[2024-04-01..2024-06-30]"),
+    ("lastmonth..", "date[2024-02-01..]"), ("..yesterday", "date[..2024-03-12]"),
+])
+func relativeDates(_ value: String, _ expected: String) throws {
+    let today = try #require(Day(year: 2024, month: 3, day: 13))
+    let words = try Lexer.words(in: value.hasPrefix("'") ? "'date:" + value.dropFirst() : "date:" + value)
+    #expect(sexp(try QueryParser.parse(words, today: today)) == expected)
 }
 
 func parse(_ line: String) throws -> Query {
@@ -59,6 +76,9 @@ struct QueryParserTests {
         ("desc:/starbucks|blue bottle/", "desc/starbucks|blue bottle/"), ("desc:/a  b/ x", "(and desc/a  b/ desc~x)"),
         ("-desc:/a b/", "(not desc/a b/)"), ("# a comment", "all"), ("coffee # why", "desc~coffee"), ("#1234", "desc~#1234"),
         ("status:pending", "pending"), ("-status:pending", "(not pending)"), ("status:booked", "booked"),
+        ("payee:uber", "desc~uber"), ("note:none", "note=none"), ("note:any", "note=any"), ("note:nonesuch", "note~nonesuch"),
+        ("all", "all"), ("cat:food,groceries", "(or cat=food cat=groceries)"), ("tag:coffee,tea", "(or tag=coffee tag=tea)"),
+        ("intent:need,want", "(or intent=need intent=want)"), ("'cat:Gifts, etc'", "cat=gifts, etc"),
         ("col:Type=Sale", "col[Type]=sale"), ("col:Type:sal", "col[Type]~sal"), ("'col:Buchungstext:/^last/'", "col[Buchungstext]/^last/"),
         ("\"col:Transaction Type=debit\"", "col[Transaction Type]=debit"), ("col:Memo=", "col[Memo]="),
         ("note:/ann?a/ acct:/^card/", "(and note/ann?a/ acct/^card/)"),

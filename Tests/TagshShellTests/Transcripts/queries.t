@@ -88,7 +88,7 @@ $ ls starbucks amt:<-5 --limit 3
 107  2025-04-30  STARBUCKS 0567  -5.20 EUR               coffee
 (3 of 15 transactions)
 $ count foo:bar
-error: unknown query key 'foo:' (keys: desc: merchant: tag: cat: intent: amt: date: note: acct: id: status: col:)
+error: unknown query key 'foo:' (keys: desc: payee: merchant: tag: cat: intent: amt: date: note: acct: id: status: col:)
   count foo:bar
         ^^^^^^^
 $ count tag:
@@ -104,7 +104,7 @@ error: bad amount '>>5': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B
   count amt:>>5
         ^^^^^^^
 $ count date:2025-13
-error: bad date '2025-13': use YYYY, YYYY-MM, YYYY-MM-DD, or a range A..B, ..B, A..
+error: bad date '2025-13': use YYYY, YYYY-MM, YYYY-MM-DD, 2024q1, a named period (today, thismonth, lastyear, 'last 30 days', ...) or a range A..B, ..B, A..
   count date:2025-13
         ^^^^^^^^^^^^
 $ count id:0

@@ -108,8 +108,8 @@ examples:
 $ help query
 Queries select transactions for ls, count, select, merchants and summary.
 
-  WORD, desc:WORD, merchant:WORD
-      the merchant contains WORD (case-insensitive)
+  WORD, desc:WORD, payee:WORD, merchant:WORD
+      the merchant contains WORD (case-insensitive); all alone is every transaction
   desc:/REGEX/
       regular expression, case-insensitive; also note:, acct:, tag:, cat:
   amt:<-50, amt:>=10, amt:5..20, amt:-5.75
@@ -118,6 +118,8 @@ Queries select transactions for ls, count, select, merchants and summary.
       a year, month or day
   date:2024-01..2024-03, date:..2023, date:2024-06..
       inclusive ranges, open at either end
+  date:thismonth, date:lastmonth, date:2024q1
+      named periods, as in hledger: today, yesterday, this/last week, month, quarter, year, 'last 30 days'
   tag:NAME, tag:none, tag:any
       has the tag or a child of it (tag:trip matches trip/paris and trip:paris); has none; has some
   cat:NAME, cat:none
@@ -125,7 +127,9 @@ Queries select transactions for ls, count, select, merchants and summary.
   intent:want, intent:none
       the intent is want (need, want, culture, unexpected); has none
   note:WORD, acct:WORD
-      the note or account contains WORD
+      the note or account contains WORD; note:none and note:any as for tags
+  cat:food,groceries
+      either value (also tag: and intent:); a comma before a space stays in the name
   id:412, id:400..420
       transaction ids
   status:pending
@@ -155,7 +159,7 @@ from the script
 nested
 $ source failing.tagsh
 one
-failing.tagsh:2:4: error: unknown query key 'foo:' (keys: desc: merchant: tag: cat: intent: amt: date: note: acct: id: status: col:)
+failing.tagsh:2:4: error: unknown query key 'foo:' (keys: desc: payee: merchant: tag: cat: intent: amt: date: note: acct: id: status: col:)
   ls foo:bar
      ^^^^^^^
 error: failing.tagsh: stopped at the first failing command
