@@ -522,30 +522,28 @@ public struct CSVReader {
         Diagnostic("--columns: \(e.message)", file: fileName)
     }
 
-    /// The most fields a record has among the first ones.
-    func sampleWidth(from start: Scanner) -> Int {
+    /// The first records after `start`, as trimmed texts, blank lines left out: what the detectors look at.
+    func sampleRecords(from start: Scanner, limit: Int) -> [[String]] {
         var scanner = start
         var fields: [FieldRef] = []
         var recordEnd = 0
-        var width = 0
-        for _ in 0..<50 {
-            guard (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true else { break }
-            width = max(width, fields.count)
+        var rows: [[String]] = []
+        while rows.count < limit, (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true {
+            if fields.count == 1 && isBlank(fields[0]) { continue }
+            rows.append(fields.map { text($0).trimmingSpaces() })
         }
-        return width
+        return rows
+    }
+
+    /// The most fields a record has among the first ones.
+    func sampleWidth(from start: Scanner) -> Int {
+        sampleRecords(from: start, limit: 50).map(\.count).max() ?? 0
     }
 
     /// For a file without a header row: the first column that holds a date in every sampled record, the
     /// first other one that holds an amount in every record, and the one with the longest text as the description.
     func inferColumns(from start: Scanner) -> CSVColumns? {
-        var scanner = start
-        var fields: [FieldRef] = []
-        var recordEnd = 0
-        var rows: [[String]] = []
-        while rows.count < 50, (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true {
-            if fields.count == 1 && isBlank(fields[0]) { continue }
-            rows.append(fields.map { text($0).trimmingSpaces() })
-        }
+        let rows = sampleRecords(from: start, limit: 50)
         guard rows.count >= 1, let width = rows.map(\.count).max(), width >= 3 else { return nil }
         func column(_ i: Int) -> [String] { rows.compactMap { i < $0.count ? $0[i] : nil } }
         func all(_ i: Int, _ test: (String) -> Bool) -> Bool {
@@ -553,11 +551,8 @@ public struct CSVReader {
             return values.count * 2 >= rows.count && values.allSatisfy(test)
         }
         func isDate(_ s: String) -> Bool {
-            var b = Array(s.utf8)
-            return b.withUnsafeMutableBufferPointer {
-                guard let t = DateTokens(UnsafeBufferPointer($0)) else { return false }
-                return t.day(in: .dmy) != nil || t.day(in: .mdy) != nil
-            }
+            guard let t = DateTokens.of(s) else { return false }
+            return t.day(in: .dmy) != nil || t.day(in: .mdy) != nil
         }
         func isAmount(_ s: String) -> Bool {
             // An amount has a decimal mark or a sign; a plain number could be a reference.
@@ -574,28 +569,15 @@ public struct CSVReader {
 
     /// The text of one column in the first records after `start` (for deciding what a column holds).
     func sampleValues(from start: Scanner, column: Int, limit: Int = 50) -> [String] {
-        var scanner = start
-        var fields: [FieldRef] = []
-        var recordEnd = 0
-        var out: [String] = []
-        while out.count < limit, (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true {
-            if column < fields.count { out.append(text(fields[column]).trimmingSpaces()) }
-        }
-        return out
+        sampleRecords(from: start, limit: limit).compactMap { column < $0.count ? $0[column] : nil }
     }
 
     /// The order to read ambiguous dates in (`03/05/2024`), from the file's conventions, and why.
     func dateOrderHint(from start: Scanner, dateColumn: Int, decimalComma: Bool, header: [String])
         -> (order: DateFormat, reason: String, certain: Bool)
     {
-        var scanner = start
-        var fields: [FieldRef] = []
-        var recordEnd = 0
-        var sample = 0
-        while sample < 20, (try? scanner.next(into: &fields, recordEnd: &recordEnd)) == true {
-            sample += 1
-            guard dateColumn < fields.count else { continue }
-            if slice(fields[dateColumn], { $0.contains(0x2E) && DateTokens($0) != nil && DateTokens($0)?.evidence != .ymd }) {
+        for date in sampleValues(from: start, column: dateColumn, limit: 20) where date.contains(".") {
+            if let evidence = DateTokens.of(date).map(\.evidence), evidence != .ymd {
                 return (.dmy, "the dates are written with dots", true)
             }
         }

@@ -76,10 +76,7 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
         return t.evidence
     }
 
-    public static func evidence(_ text: String) -> DateFormat? {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBufferPointer { evidence(UnsafeBufferPointer($0)) }
-    }
+    public static func evidence(_ text: String) -> DateFormat? { DateTokens.of(text)?.evidence }
 }
 
 /// The parts of a date field: up to three numbers or month names, then
@@ -152,6 +149,12 @@ struct DateTokens {
             }
             guard sawDigit else { return nil }
         }
+    }
+
+    /// The parts of a date written as text.
+    static func of(_ text: String) -> DateTokens? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { DateTokens(UnsafeBufferPointer($0)) }
     }
 
     static func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
