@@ -344,6 +344,20 @@ struct SecondSessionTests {
         #expect(s.ledger.map { l in (0..<l.count).contains { l.tagNames($0).contains("phantom-tag") } } == true)
     }
 
+    /// A rule keeps its query exactly as typed: a regex with two spaces still has two after save and reopen.
+    @Test func aRuleKeepsItsQuerySpacing() throws {
+        let path = try SmallLedgers.scratch("l.csv", "Date,Description,Amount\n2024-01-02,BLUE  BOTTLE,-3.00\n2024-01-03,BLUE BOTTLE,-4.00\n")
+        let s = Session(sink: BufferSink())
+        s.execute("open \(path)")
+        #expect(s.execute("rule bb desc:/blue  bottle/ => +coffee") == .ok)
+        #expect(s.rules.first?.definition == "rule bb desc:/blue  bottle/ => +coffee")
+        s.execute("save")
+        let t = Session(sink: BufferSink())
+        t.execute("open \(path)")
+        #expect(t.execute("apply bb") == .ok)
+        #expect(t.ledger?.tagNames(0) == ["coffee"] && t.ledger?.tagNames(1) == [])
+    }
+
     /// Problem 5: defining and deleting rules are undo steps.
     @Test func rulesAreUndoSteps() {
         let sink = BufferSink()

@@ -195,7 +195,11 @@ extension Invocation {
         do throws(RuleError) { actions = try RuleParser.actions(actionWords, arrow: arrow) } catch {
             throw .usage(error.message, span: error.span)
         }
-        let queryText = queryWords.map(\.raw).joined(separator: " ")
+        // The query as typed, spacing included (a regex may hold several spaces).
+        let chars = Array(line)
+        let queryText = queryWords.first.flatMap { first in
+            queryWords.last.map { last in String(chars[first.span.lowerBound..<min(chars.count, last.span.upperBound)]) }
+        } ?? ""
         return Rule(name: name, queryText: queryText.isEmpty ? "date:..9999" : queryText, query: query, actions: actions)
     }
 
