@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TagshShell
+import TagshQuery
 
 /// Docs that run: every example the README shows at a prompt and every example
 /// `help COMMAND` shows is run against the demo ledger. An example the README
@@ -105,6 +106,93 @@ struct DocExamplesTests {
                 }
             }
         }
+    }
+
+    /// The lines of the README's `sh` blocks (a heredoc kept whole, with its body), with their line numbers.
+    static func shellLines() throws -> [(line: Int, text: String, heredoc: String?)] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var out: [(Int, String, String?)] = []
+        var inShell = false
+        var heredoc: (line: Int, text: String, end: String, body: [String])?
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw)
+            if var h = heredoc {
+                if line == h.end { out.append((h.line, h.text, h.body.joined(separator: "\n") + "\n")); heredoc = nil } else {
+                    h.body.append(line)
+                    heredoc = h
+                }
+                continue
+            }
+            if line.hasPrefix("```") { inShell = line == "```sh"; continue }
+            guard inShell, !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            if let m = line.firstMatch(of: /<<'([A-Z]+)'/) { heredoc = (n + 1, line, String(m.1), []) } else { out.append((n + 1, line, nil)) }
+        }
+        return out
+    }
+
+    /// Every README shell line that runs tagsh runs, in process: `tagsh LEDGER -c CMD -f FILE`, `echo 'CMD' | tagsh
+    /// LEDGER`, a `cat > FILE <<'END'` script and `./SCRIPT LEDGER`. A line that runs tagsh in a way this test does
+    /// not know fails it; the set-up, test and tool scripts are left to CI.
+    @Test func everyReadmeShellLineRuns() throws {
+        let lines = try Self.shellLines()
+        var ran = 0
+        try Self.inScratchFolder {
+            try FileManager.default.createDirectory(atPath: "home/finance", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "2025.journal", toPath: "home/finance/2025.journal")
+            try FileManager.default.copyItem(atPath: "main.beancount", toPath: "home/finance/main.beancount")
+            try DemoLedger.csv.write(toFile: "march.csv", atomically: true, encoding: .utf8)
+            for (number, line, body) in lines {
+                let what = "README.md:\(number): \(line)"
+                let words = (try? Lexer.words(in: line)) ?? []
+                guard let first = words.first?.text else { continue }
+                if let body {
+                    guard first == "cat", words.count >= 3, words[1].raw == ">" else { Issue.record("\(what): not understood"); continue }
+                    try body.write(toFile: words[2].text, atomically: true, encoding: .utf8)
+                    continue
+                }
+                if first.hasPrefix("scripts/") || first == ".ci/run" || first == "chmod" { continue }
+                var ledger: String?, sources: [(script: Bool, text: String)] = [], stdin: String?
+                var tagshWords: ArraySlice<Word> = []
+                if first == "tagsh" {
+                    tagshWords = words.dropFirst()
+                } else if first == "echo", words.count > 3, words[2].raw == "|", words[3].text == "tagsh" {
+                    stdin = words[1].text
+                    tagshWords = words.dropFirst(4)
+                } else if first.hasPrefix("./"), words.count >= 2 {
+                    let script = String(first.dropFirst(2))
+                    #expect((try? String(contentsOfFile: script, encoding: .utf8))?.hasPrefix("#!/usr/bin/env -S tagsh -f") == true, "\(what)")
+                    sources = [(true, script)]
+                    tagshWords = words[1...1]
+                } else {
+                    Issue.record("\(what): a shell line this test does not know how to run")
+                    continue
+                }
+                var i = tagshWords.startIndex
+                while i < tagshWords.endIndex {
+                    let w = tagshWords[i].text
+                    if (w == "-c" || w == "-f") && i + 1 < tagshWords.endIndex {
+                        sources.append((w == "-f", tagshWords[i + 1].text))
+                        i += 2
+                    } else {
+                        ledger = w.hasPrefix("~/") ? "home/" + w.dropFirst(2) : w
+                        i += 1
+                    }
+                }
+                let sink = BufferSink()
+                let shell = Session(sink: sink)
+                if let ledger { #expect(shell.execute("open " + Lexer.quote(ledger)) == .ok, "\(what): \(sink.err)") }
+                for source in sources {
+                    let status = source.script
+                        ? shell.runScript((try? String(contentsOfFile: source.text, encoding: .utf8)) ?? "", name: source.text)
+                        : shell.execute(source.text)
+                    #expect(status == .ok || status == .quit, "\(what): \(sink.err)")
+                }
+                if let stdin { #expect(shell.runScript(stdin, name: "<stdin>") == .ok, "\(what): \(sink.err)") }
+                shell.close()
+                ran += 1
+            }
+        }
+        #expect(ran >= 5)
     }
 
     /// What an example needs before it can run (a rule to preview, steps to undo, a file of its own).
