@@ -32,6 +32,9 @@ public enum AmountParser {
                 if digits > 18 { return nil }
                 units = units * 10 + Int64(c - 0x30)
                 if seenDecimal { scale += 1 }
+            } else if c == 0x2E && !numberStarted && symbolStart >= 0 && symbolEnd == i {
+                // A dot inside a currency symbol written before the number (`د.ا. 4.750`).
+                symbolEnd = i + 1
             } else if c == decimalMark && numberStarted && !numberEnded {
                 if seenDecimal { return nil }
                 seenDecimal = true

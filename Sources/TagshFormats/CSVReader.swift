@@ -246,8 +246,9 @@ public struct CSVReader {
         var dateOrderSettled = options.dateFormat != nil || hint.certain
         var ambiguousRows: [Int32] = []
         var onlyYearFirst = true
-        var footer: (line: Int, error: Diagnostic)?
+        var footer: (line: Int, error: Diagnostic, blankDate: Bool)?
         var footerLines = 0
+        var leadingLines: [Int] = []
 
         var ledger = Ledger()
         var starts: [Int] = [], ends: [Int] = []
@@ -300,10 +301,17 @@ public struct CSVReader {
                         : fieldError("expected at least \(columns.date + 1) fields, found \(fields.count)",
                                      fields.last.map { $0.end } ?? recordStart, line: recordLine, recordStart: recordStart,
                                      notes: ["hint: --skip-bad loads the other records"])
-                    footer = (recordLine, error)
+                    footer = (recordLine, error, columns.date >= fields.count || isBlank(fields[columns.date]))
                 }
                 footerLines += 1
                 continue
+            }
+            // Lines without a date between the header and the first transaction (Venmo's opening balance) are kept
+            // as they are, like a footer; between transactions they are an error.
+            if let f = footer, f.blankDate, footerLines == 1, ledger.count == 0, !options.skipBad {
+                leadingLines.append(f.line)
+                footer = nil
+                footerLines = 0
             }
             if let footer, !options.skipBad { throw footer.error }
             if let f = footer {
@@ -485,6 +493,9 @@ public struct CSVReader {
         if let footer, ledger.count == 0, !options.skipBad {
             // Nothing but lines without a date: not a footer, a file read the wrong way.
             throw footer.error
+        }
+        if let first = leadingLines.first {
+            layout.notes.append("line \(first) has no date (above the first transaction): kept as it is")
         }
         if let footer {
             layout.notes.append((footerLines == 1 ? "line \(footer.line) is not a transaction" : "\(footerLines) lines from line \(footer.line) are not transactions")
@@ -725,7 +736,11 @@ public struct CSVReader {
                     var digitsAfter = 0
                     var seps = 0
                     var sawPoint = false, sawComma = false
+                    var sawDigit = false
                     for x in b {
+                        // Dots in a currency symbol before the number (`د.ا.`) are not marks.
+                        if x >= 0x30 && x <= 0x39 { sawDigit = true }
+                        if !sawDigit { continue }
                         if x == 0x2C || x == 0x2E {
                             lastSep = x; digitsAfter = 0; seps += 1
                             if x == 0x2C { sawComma = true } else { sawPoint = true }
