@@ -210,8 +210,7 @@ extension Session {
               let (queryWords, arrow, actionWords) = RuleParser.split(Array(words.dropFirst(2))),
               let query = try? QueryParser.parse(queryWords),
               let actions = try? RuleParser.actions(actionWords, arrow: arrow) else { return nil }
-        let queryText = queryWords.map(\.raw).joined(separator: " ")
-        return Rule(name: words[1].text, queryText: queryText.isEmpty ? "date:..9999" : queryText, query: query, actions: actions)
+        return Rule(name: words[1].text, queryText: Rule.queryText(of: queryWords, in: text), query: query, actions: actions)
     }
 
     /// Brings back the steps of earlier sessions when the file is as tagsh last saved it.

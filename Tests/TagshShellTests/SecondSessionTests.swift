@@ -354,6 +354,8 @@ struct SecondSessionTests {
         s.execute("save")
         let t = Session(sink: BufferSink())
         t.execute("open \(path)")
+        // The definition read back from the history file keeps its spacing too.
+        #expect(t.steps.first?.rules.first?.after?.definition == "rule bb desc:/blue  bottle/ => +coffee")
         #expect(t.execute("apply bb") == .ok)
         #expect(t.ledger?.tagNames(0) == ["coffee"] && t.ledger?.tagNames(1) == [])
     }

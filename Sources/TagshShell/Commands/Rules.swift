@@ -177,6 +177,15 @@ extension Commands {
     }
 }
 
+extension Rule {
+    /// A rule's query as typed, spacing included (a regex may hold several spaces); an empty one matches everything.
+    static func queryText(of words: [Word], in line: String) -> String {
+        guard let first = words.first, let last = words.last else { return "date:..9999" }
+        let chars = Array(line)
+        return String(chars[first.span.lowerBound..<min(chars.count, last.span.upperBound)])
+    }
+}
+
 /// The name a `QUERY => ACTIONS` rule typed in place carries in previews.
 let adHocName = "(ad hoc)"
 
@@ -195,12 +204,7 @@ extension Invocation {
         do throws(RuleError) { actions = try RuleParser.actions(actionWords, arrow: arrow) } catch {
             throw .usage(error.message, span: error.span)
         }
-        // The query as typed, spacing included (a regex may hold several spaces).
-        let chars = Array(line)
-        let queryText = queryWords.first.flatMap { first in
-            queryWords.last.map { last in String(chars[first.span.lowerBound..<min(chars.count, last.span.upperBound)]) }
-        } ?? ""
-        return Rule(name: name, queryText: queryText.isEmpty ? "date:..9999" : queryText, query: query, actions: actions)
+        return Rule(name: name, queryText: Rule.queryText(of: queryWords, in: line), query: query, actions: actions)
     }
 
     /// Named rules, or one ad hoc rule written out (`QUERY => ACTIONS`).
