@@ -17,6 +17,13 @@ enum CSVWriter {
             }
         }
 
+        /// The header title a save gives the column: beside a bank's own Category column, tagsh's is named apart.
+        func title(in layout: CSVLayout) -> String {
+            guard self == .category, layout.hasHeader,
+                  layout.header.contains(where: { HeaderVocabulary.normalized($0) == "category" }) else { return title }
+            return "Category (tagsh)"
+        }
+
         func index(in c: CSVColumns) -> Int? {
             switch self {
             case .intent: c.intent
@@ -52,7 +59,6 @@ enum CSVWriter {
             }
         }
         let lowercaseHeader = layout.header.allSatisfy { $0 == $0.lowercased() }
-        let titles = addedColumns(layout: layout, ledger: ledger, changedRows: changedRows)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + changedRows.count * 32)
         var copied = 0
@@ -63,7 +69,7 @@ enum CSVWriter {
         if !added.isEmpty && layout.hasHeader {
             copy(upTo: layout.headerRange.upperBound)
             let (_, headerQuoted) = bytes.withUnsafeBufferPointer { fieldShape($0, layout.headerRange, layout: layout) }
-            for title in titles {
+            for title in added.map({ $0.title(in: layout) }) {
                 out.append(layout.delimiter)
                 out.append(contentsOf: try field(lowercaseHeader ? title.lowercased() : title, layout, quoteAll: headerQuoted, row: nil))
             }
@@ -106,10 +112,8 @@ enum CSVWriter {
 
     /// The annotation columns a save would add to the header.
     static func addedColumns(layout: CSVLayout, ledger: Ledger, changedRows: [Int]) -> [String] {
-        // Beside a bank's own Category column, tagsh's is named apart.
-        let bankCategory = layout.hasHeader && layout.header.contains { HeaderVocabulary.normalized($0) == "category" }
-        return Column.allCases.filter { c in c.index(in: layout.columns) == nil && changedRows.contains { !c.value(ledger, $0).isEmpty } }
-            .map { $0 == .category && bankCategory ? "Category (tagsh)" : $0.title }
+        Column.allCases.filter { c in c.index(in: layout.columns) == nil && changedRows.contains { !c.value(ledger, $0).isEmpty } }
+            .map { $0.title(in: layout) }
     }
 
     /// One record with its annotation fields replaced; other fields keep their bytes.
