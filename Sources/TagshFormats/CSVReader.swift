@@ -290,7 +290,9 @@ public struct CSVReader {
 
             // A line whose date column holds no date at all (`***END OF FILE***`, a totals line) may be a footer:
             // it is one if no transaction follows it.
-            let notARecord = columns.date >= fields.count || slice(fields[columns.date]) { DateTokens($0) == nil && dateFormat.parse($0) == nil }
+            // The date is read once here; only a row whose date does not read is tokenized again.
+            let dateRead: Day? = columns.date < fields.count ? slice(fields[columns.date]) { dateFormat.parse($0) } : nil
+            let notARecord = dateRead == nil && (columns.date >= fields.count || slice(fields[columns.date]) { DateTokens($0) == nil })
             if notARecord {
                 if footer == nil {
                     let error = columns.date < fields.count
@@ -326,7 +328,7 @@ public struct CSVReader {
                                      fields.last.map { $0.end } ?? recordStart, line: recordLine, recordStart: recordStart)
                 }
                 let dateField = fields[columns.date]
-                var parsedDay = slice(dateField) { dateFormat.parse($0) }
+                var parsedDay = dateRead
                 // A date that starts with its year says nothing about the order of day and month.
                 let yearFirst = slice(dateField) { f in
                     var i = 0
@@ -336,8 +338,7 @@ public struct CSVReader {
                 if !yearFirst { onlyYearFirst = false }
                 if !dateOrderSettled && !yearFirst {
                     switch slice(dateField, { DateFormat.evidence($0) }) {
-                    case .mdy?, .dmy?:
-                        let evidence = slice(dateField) { DateFormat.evidence($0) } ?? dateFormat
+                    case let evidence? where evidence == .mdy || evidence == .dmy:
                         if evidence != dateFormat {
                             // Every date so far could be read either way: read them the other way.
                             dateFormat = evidence
