@@ -160,6 +160,7 @@ public struct Completer {
             positional.append(a)
         }
         var found: [String] = []
+        var seen = Set<String>()
         let expected = command.forms.flatMap { Grammar.expected($0, words: positional) }
         let wantsRuleName = expected.contains { if case .rule = $0.parameter { true } else { false } }
         for e in expected {
@@ -195,7 +196,13 @@ public struct Completer {
                 default: c = []
                 }
             }
-            for x in c where !found.contains(x) { found.append(x) }
+            // Forms can offer the same word twice; a set keeps this linear for 100,000 tags.
+            if found.isEmpty {
+                found = c
+            } else if !c.isEmpty {
+                if seen.isEmpty { seen = Set(found) }
+                for x in c where seen.insert(x).inserted { found.append(x) }
+            }
         }
         return offer(found)
     }
