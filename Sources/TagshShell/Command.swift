@@ -203,14 +203,10 @@ public struct Invocation {
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    /// The whole-number value of an option, checked against a range.
-    public func intValue(_ name: String, in range: ClosedRange<Int>) throws(ShellError) -> Int? {
-        guard let w = values[name] else { return nil }
-        guard let n = Int(w.text), range.contains(n) else {
-            let bounds = range.upperBound == .max ? "of \(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
-            throw .usage("--\(name) takes a whole number \(bounds)", span: w.span)
-        }
-        return n
+    /// The whole-number value of an option.
+    public func intValue(_ name: String) -> Int? {
+        // Checked against the option's declared range before the command ran (`Session.check`).
+        values[name].flatMap { Int($0.text) }
     }
 
     /// The query made of every positional word (empty = everything).

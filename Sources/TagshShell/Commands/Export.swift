@@ -17,7 +17,7 @@ extension Commands {
         guard let path = inv.words.first else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }
         try inv.expectAtMost(1)
         let ledger = try inv.requireLedger()
-        let format = try inv.formatOption() ?? LedgerFormat(extensionOf: path.text) ?? .csv
+        let format = inv.formatOption() ?? LedgerFormat(extensionOf: path.text) ?? .csv
         let bytes: [UInt8]
         do throws(Diagnostic) { bytes = try Export.render(ledger, as: format) } catch { throw .diagnostic(error) }
         do throws(FileError) { try FileIO.writeAtomically(bytes, to: path.text) } catch { throw .file(error) }

@@ -25,7 +25,7 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         let query = try inv.query()
-        let limit = try inv.intValue("limit", in: 0...Int.max)
+        let limit = inv.intValue("limit")
         var rows = inv.rows(matching: query, in: ledger).rows
         let total = rows.count
         switch inv.values["sort"]?.text.lowercased() ?? "date" {

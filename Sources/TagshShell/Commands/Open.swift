@@ -29,7 +29,7 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         guard let path = inv.words.first else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }
         try inv.expectAtMost(1)
-        let format = try inv.formatOption()
+        let format = inv.formatOption()
         var options = ReadOptions(skipBad: inv.flag("skip-bad"))
         if let w = inv.values["date-format"] {
             guard let f = DateFormat(pattern: w.text) else {
@@ -51,12 +51,8 @@ extension Commands {
 }
 
 extension Invocation {
-    /// The `--format` option, checked.
-    func formatOption() throws(ShellError) -> LedgerFormat? {
-        guard let w = values["format"] else { return nil }
-        guard let f = LedgerFormat(rawValue: w.text.lowercased()) else {
-            throw .usage("unknown format '\(w.text)': use csv, journal, beancount or json", span: w.span)
-        }
-        return f
+    /// The `--format` option (its value was checked against the declared choices before the command ran).
+    func formatOption() -> LedgerFormat? {
+        values["format"].flatMap { LedgerFormat(rawValue: $0.text.lowercased()) }
     }
 }

@@ -114,7 +114,7 @@ extension Commands {
         let (plan, working) = try inv.plan(rules)
         let session = inv.session
         session.lastPreview = (rules, session.ledgerVersion, session.selection, plan, working, inv.line)
-        let limit = inv.flag("all") ? Int.max : try inv.intValue("limit", in: 0...Int.max) ?? session.settings.sample
+        let limit = inv.flag("all") ? Int.max : inv.intValue("limit") ?? session.settings.sample
         inv.out.text(PreviewText.render(plan, ledger: working, style: inv.out.style, limit: limit,
                                         maxTags: session.settings.maxTags))
     }
