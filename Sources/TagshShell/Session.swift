@@ -338,8 +338,9 @@ public final class Session {
         // A column mapping kept in the sidecar is needed before the file is read.
         var options = options
         let givenMapping = options.columns
+        let sidecar = Sidecar(path: Session.sidecarPath(for: path))
         if sourcesSidecar {
-            let kept = Sidecar(path: Session.sidecarPath(for: path)).reading
+            let kept = sidecar.reading
             if options.columns == nil { options.columns = kept.map }
             if options.dateFormat == nil { options.dateFormat = kept.dateFormat }
         }
@@ -360,13 +361,12 @@ public final class Session {
         if let givenMapping, case .csv(let layout) = loaded.document.layout, layout.hasHeader {
             mappingToRemember = (givenMapping, layout.header)
         }
-        let sidecar = Sidecar(path: Session.sidecarPath(for: path))
         if sourcesSidecar {
             // A bad line does not keep the ledger closed, nor the lines after it from loading.
             load(sidecar)
             // The sidecar describes the file as saved: it is not a change to undo.
             forgetHistory()
-            sidecarBaseline = Dictionary(declarations().map { ($0.key, $0.text) }, uniquingKeysWith: { a, _ in a })
+            sidecarBaseline = Sidecar.byKey(declarations())
         }
         self.sidecar = sidecar
         loadHistory()

@@ -68,6 +68,11 @@ struct Sidecar {
         return (map, format)
     }
 
+    /// Declarations by key (the first of a key wins).
+    static func byKey(_ declarations: [(key: String, text: String)]) -> [String: String] {
+        Dictionary(declarations.map { ($0.key, $0.text) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// What a command declares, as the key `declarations` uses.
     static func key(of command: String) -> String? {
         guard let words = try? Lexer.words(in: command).map(\.text), let first = words.first?.lowercased() else { return nil }
@@ -89,7 +94,7 @@ struct Sidecar {
     /// kept as written, changed ones rewritten in place, removed ones dropped,
     /// new ones appended. `baseline` is what the session declared when the file was read.
     func render(declarations: [(key: String, text: String)], baseline: [String: String]) -> [UInt8] {
-        let desired = Dictionary(declarations.map { ($0.key, $0.text) }, uniquingKeysWith: { a, _ in a })
+        let desired = Sidecar.byKey(declarations)
         let order = Dictionary(declarations.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { a, _ in a })
         let inFile = Set(chunks.compactMap(\.key))
         var emitted = Set<String>()
@@ -179,6 +184,6 @@ extension Session {
             sidecar = Sidecar(path: sidecar.path)
             self.sidecar = sidecar
         }
-        sidecarBaseline = Dictionary(now.map { ($0.key, $0.text) }, uniquingKeysWith: { a, _ in a })
+        sidecarBaseline = Sidecar.byKey(now)
     }
 }
