@@ -76,37 +76,16 @@ enum BeancountFormat {
         var block = Block(header: header, tags: tags, tagInsertAt: end,
                           lines: lines, metadata: [], postings: [])
         for (n, line) in lines.enumerated().dropFirst() {
-            let lc = Array(line)
-            var j = 0
-            while j < lc.count && (lc[j] == " " || lc[j] == "\t") { j += 1 }
-            if j >= lc.count || lc[j] == ";" { continue }
-            // Metadata: `key: value` with a lower-case key.
-            if lc[j].isLowercase, let colon = lc[j...].firstIndex(of: ":"),
-               lc[j..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) {
+            switch BlockLine.scan(line, dialect: .beancount) {
+            case .blank, .comment: continue
+            case .metadata(let key, let valueStart):
                 if block.postings.isEmpty {
-                    var k = colon + 1
-                    while k < lc.count && lc[k] == " " { k += 1 }
-                    let value = quoted(lc, k)?.0 ?? String(lc[k...]).trimmingCharacters(in: " \t")
-                    block.metadata.append((String(lc[j..<colon]), value, n))
+                    let lc = Array(line)
+                    let value = quoted(lc, valueStart)?.0 ?? String(lc[valueStart...]).trimmingCharacters(in: " \t")
+                    block.metadata.append((String(lc[key]), value, n))
                 }
-                continue
+            case .posting(let span): block.postings.append(TextPosting(line: n, span: span, in: line))
             }
-            if (lc[j] == "*" || lc[j] == "!") && j + 1 < lc.count && lc[j + 1] == " " { j += 2 }
-            let accountStart = j
-            var k = j
-            while k < lc.count && lc[k] != " " && lc[k] != "\t" && lc[k] != ";" { k += 1 }
-            let account = String(lc[accountStart..<k])
-            var a = k
-            while a < lc.count && (lc[a] == " " || lc[a] == "\t") { a += 1 }
-            var amountText: String?
-            var amountStart: Int?
-            if a < lc.count && lc[a] != ";" {
-                let endA = lc[a...].firstIndex(of: ";") ?? lc.count
-                amountText = String(lc[a..<endA]).trimmingCharacters(in: " \t")
-                amountStart = a
-            }
-            block.postings.append(Posting(line: n, accountRange: accountStart..<k, account: account, amountStart: amountStart,
-                                          amountText: amountText?.isEmpty == true ? nil : amountText))
         }
         return block
     }
@@ -125,6 +104,30 @@ enum BeancountWriter {
         !t.isEmpty && t.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "-_/.".contains($0) }
     }
 
+    /// Why a transaction cannot carry these tags in a beancount file, or nil.
+    static func refusal(tags: [String], pushed: Set<String>, row: Int) -> String? {
+        for p in pushed.sorted() where !tags.contains(where: { $0.lowercased() == p }) {
+            return "transaction \(row + 1): the tag '\(p)' comes from a pushtag directive; remove it there"
+        }
+        for t in tags where !isValidTag(t) && !pushed.contains(t.lowercased()) {
+            return "transaction \(row + 1): beancount cannot spell the tag '\(t)' (letters, digits and - _ / . only)"
+        }
+        return nil
+    }
+
+    /// Why a category cannot be a beancount account below an expense or income account, or nil.
+    static func refusal(category: String) -> String? {
+        // Beancount account components start with a capital letter or a digit; the name is not altered to fit.
+        let parts = category.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.allSatisfy({ p in
+            guard let f = p.first, f.isUppercase || f.isNumber else { return false }
+            return p.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+        }) else {
+            return "category '\(category)' cannot be a beancount account name (each part starts with a capital letter or digit, then letters, digits and -)"
+        }
+        return nil
+    }
+
     static func rewrite(_ lines: [String], row: Int, ledger: Ledger, pushed: Set<String>, path: String) throws(Diagnostic)
         -> (lines: [String], newAccount: String?)
     {
@@ -137,27 +140,14 @@ enum BeancountWriter {
             guard !category.isEmpty else {
                 throw Diagnostic("transaction \(row + 1): beancount needs an account below \(top), so its category cannot be none", file: path)
             }
-            // Beancount account components start with a capital letter or a digit; the name is not altered to fit.
-            let parts = category.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            guard parts.allSatisfy({ p in
-                guard let f = p.first, f.isUppercase || f.isNumber else { return false }
-                return p.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
-            }) else {
-                throw Diagnostic("transaction \(row + 1): category '\(category)' cannot be a beancount account name "
-                                 + "(each part starts with a capital letter or digit, then letters, digits and -)", file: path)
-            }
+            if let why = refusal(category: category) { throw Diagnostic("transaction \(row + 1): " + why, file: path) }
             return top + ":" + category
         }
 
         // Tags on the header line; those a `pushtag` gives cannot be taken off here.
         let all = ledger.tagNames(row)
-        for p in pushed where !all.contains(where: { $0.lowercased() == p }) {
-            throw Diagnostic("transaction \(row + 1): the tag '\(p)' comes from a pushtag directive; remove it there", file: path)
-        }
+        if let why = refusal(tags: all, pushed: pushed, row: row) { throw Diagnostic(why, file: path) }
         let tags = all.filter { !pushed.contains($0.lowercased()) }
-        for t in tags where !isValidTag(t) {
-            throw Diagnostic("transaction \(row + 1): beancount cannot spell the tag '\(t)' (letters, digits and - _ / . only)", file: path)
-        }
         let have = block.tags.map { $0.name.lowercased() }
         let wantedTags = tags.map { $0.lowercased() }
         var header = Array(lines[0])

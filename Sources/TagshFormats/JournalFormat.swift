@@ -45,49 +45,23 @@ enum JournalFormat {
         let semicolon = Array(header).firstIndex(of: ";")
         var block = Block(header: header, headerCommentStart: semicolon, lines: lines, commentLines: [], postings: [])
         for (n, line) in lines.enumerated().dropFirst() {
-            let lc = Array(line)
-            var j = 0
-            while j < lc.count && (lc[j] == " " || lc[j] == "\t") { j += 1 }
-            if j >= lc.count { continue }
-            if lc[j] == ";" || lc[j] == "#" {
-                if block.postings.isEmpty { block.commentLines.append(n) }
-                continue
+            switch BlockLine.scan(line, dialect: .journal) {
+            case .blank, .metadata: continue
+            case .comment: if block.postings.isEmpty { block.commentLines.append(n) }
+            case .posting(let span): block.postings.append(TextPosting(line: n, span: span, in: line))
             }
-            if (lc[j] == "*" || lc[j] == "!") && j + 1 < lc.count && lc[j + 1] == " " { j += 2 }
-            let accountStart = j
-            var k = j
-            // The account ends at two spaces, a tab, a `;`, or the end.
-            while k < lc.count {
-                if lc[k] == "\t" || lc[k] == ";" { break }
-                if lc[k] == " " && k + 1 < lc.count && lc[k + 1] == " " { break }
-                if lc[k] == " " && k + 1 == lc.count { break }
-                k += 1
-            }
-            var account = String(lc[accountStart..<k])
-            if (account.hasPrefix("(") && account.hasSuffix(")")) || (account.hasPrefix("[") && account.hasSuffix("]")) {
-                account = String(account.dropFirst().dropLast())
-            }
-            var a = k
-            while a < lc.count && (lc[a] == " " || lc[a] == "\t") { a += 1 }
-            var amountText: String?
-            var amountStart: Int?
-            if a < lc.count && lc[a] != ";" {
-                let end = lc[a...].firstIndex(of: ";") ?? lc.count
-                amountText = String(lc[a..<end]).trimmingCharacters(in: " \t")
-                amountStart = a
-            }
-            block.postings.append(Posting(line: n, accountRange: accountStart..<k, account: account, amountStart: amountStart,
-                                          amountText: amountText?.isEmpty == true ? nil : amountText))
         }
         return block
     }
 
-    /// An amount as a journal writes it, without cost (`@`) or balance assertion (`=`).
-    static func amount(_ text: String) -> (amount: Amount, symbol: String?)? {
-        var t = Substring(text)
-        if let cut = t.firstIndex(where: { $0 == "@" || $0 == "=" || $0 == "{" }) { t = t[..<cut] }
-        let cleaned = String(t).replacingAll("\"", with: "").trimmingCharacters(in: " \t")
-        return AmountParser.parse(cleaned, decimalComma: false) ?? AmountParser.parse(cleaned, decimalComma: true)
+    /// The year a `year 2024`, `Y 2024`, `Y2024` or `apply year 2024` directive sets.
+    static func yearDirective(_ line: String) -> Int? {
+        var rest = Substring(line)
+        if rest.hasPrefix("apply year") { rest = rest.dropFirst(10) } else if rest.hasPrefix("year") { rest = rest.dropFirst(4) }
+        else if rest.hasPrefix("Y") { rest = rest.dropFirst(1) } else { return nil }
+        let word = String(rest).trimmingCharacters(in: " \t").prefix { $0 != " " && $0 != "\t" && $0 != ";" }
+        guard (1...4).contains(word.count), word.allSatisfy({ $0.isASCII }), let y = Int(word) else { return nil }
+        return y
     }
 
     static func read(_ bytes: [UInt8], path: String, stamp: FileStamp?, options: ReadOptions,

@@ -132,6 +132,30 @@ public struct LedgerDocument: Sendable {
         return CSVWriter.addedColumns(layout: layout, ledger: ledger, changedRows: changedRows)
     }
 
+    /// Why this file cannot hold a change, checked when the command runs rather
+    /// than at save (nil when it can): what the writer would have to refuse.
+    public func refusal(_ changes: ChangeSet, in ledger: Ledger) -> String? {
+        guard case .text(let layout) = layout, layout.dialect == .beancount else { return nil }
+        var checkedSets = Set<UInt32>(), checkedCategories = Set<UInt32>()
+        for k in 0..<changes.count {
+            let row = Int(changes.rows[k]), value = changes.after[k]
+            switch changes.fields[k] {
+            case .tags:
+                let pushed = layout.pushedTags[row] ?? []
+                guard !pushed.isEmpty || checkedSets.insert(value).inserted else { continue }
+                if let why = BeancountWriter.refusal(tags: ledger.tagSets[value].map { ledger.tags[$0] }, pushed: pushed, row: row) { return why }
+            case .category:
+                if value == 0 {
+                    return "transaction \(row + 1): beancount needs an account below Expenses or Income, so its category cannot be none"
+                }
+                guard checkedCategories.insert(value).inserted else { continue }
+                if let why = BeancountWriter.refusal(category: ledger.categories[value].name) { return why }
+            case .intent, .note: continue
+            }
+        }
+        return nil
+    }
+
     /// A file to write: its path (nil for the main file) and new bytes.
     public struct Output: Sendable {
         public var path: String?

@@ -39,6 +39,29 @@ struct TextPosting {
     /// Offset of the amount text (after the spacing), if any.
     var amountStart: Int?
     var amountText: String?
+
+    init(line: Int, accountRange: Range<Int>, account: String, amountStart: Int?, amountText: String?) {
+        self.line = line
+        self.accountRange = accountRange
+        self.account = account
+        self.amountStart = amountStart
+        self.amountText = amountText
+    }
+
+    /// A posting as `BlockLine` found it in line number `line` (character offsets).
+    init(line: Int, span: BlockLine.PostingSpan, in text: String) {
+        let chars = Array(text)
+        self.init(line: line, accountRange: span.written, account: String(chars[span.account]), amountStart: span.amount?.lowerBound,
+                  amountText: span.amount.map { String(chars[$0]) })
+    }
+
+    /// A posting's flag: `*` or `!` in a journal; in beancount also `& # ? % P S T C U R M` (each followed by a space).
+    static func isFlag(_ c: UInt8, dialect: TextLayout.Dialect) -> Bool {
+        switch dialect {
+        case .journal: c == 0x2A || c == 0x21
+        case .beancount: Array("*!&#?%PSTCURM".utf8).contains(c)
+        }
+    }
 }
 
 /// Accounts and the category they stand for.
@@ -104,6 +127,9 @@ enum CommentTags {
             if j > i && j < chars.count && chars[j] == ":" {
                 let name = String(chars[i..<j])
                 var k = j + 1
+                // A note that opens its comment runs to the end of it, commas and all, as ledger reads it.
+                let opensComment = chars[..<i].allSatisfy { $0 == " " || $0 == "\t" }
+                if opensComment && name.lowercased() == "note" { k = chars.count }
                 while k < chars.count && chars[k] != "," { k += 1 }
                 let value = String(chars[(j + 1)..<k]).trimmingCharacters(in: " \t")
                 var end = k

@@ -18,6 +18,11 @@ struct TextReader {
     var visiting: [String] = []
     var ledgerStyle = 0, hledgerStyle = 0
     var pushed: [String] = []
+    /// Postings whose amount tagsh keeps without a value (an expression it cannot evaluate exactly).
+    var unknownAmounts = 0
+    /// The year of year-less dates (`year 2024`, `Y 2024`, `apply year 2024`); the current year without one.
+    var defaultYear: Int?
+    let currentYear = Day.today.components.year
 
     /// Raw account text → (is an expense/income account, category id, account id).
     var rawAccounts = StringTable()
@@ -109,6 +114,7 @@ struct TextReader {
                         lineNumber += count
                         continue
                     }
+                    if let year = JournalFormat.yearDirective(line) { defaultYear = year }
                     if line.hasPrefix("account ") || line.hasPrefix("account\t") {
                         let name = String(line.dropFirst(8).prefix { $0 != ";" }).trimmingCharacters(in: " \t")
                             .components(separatedByTwoSpaces: ())
@@ -178,10 +184,10 @@ struct TextReader {
         let (hs, he) = lines[0]
         var i = hs
         while i < he && b[i] != 0x20 && b[i] != 0x09 && b[i] != 0x3D && b[i] != 0x3B { i += 1 } // up to space, '=' or ';'
-        guard let day = DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i])) else {
+        guard let day = dialect == .journal ? journalDate(b, hs, i) : DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i])) else {
             let header = String(decoding: UnsafeBufferPointer(rebasing: b[hs..<he]), as: UTF8.self)
             let dateText = String(header.prefix { $0 != " " && $0 != "\t" && $0 != "=" })
-            throw Diagnostic("cannot read the date '\(dateText)' (use YYYY-MM-DD)", file: path, line: lineNumber, column: 1,
+            throw Diagnostic("cannot read the date '\(dateText)' (use YYYY-MM-DD\(dialect == .journal ? ", or MM-DD after a year directive" : ""))", file: path, line: lineNumber, column: 1,
                              sourceLine: header, span: 0..<max(1, dateText.count))
         }
         while i < he && b[i] != 0x20 && b[i] != 0x09 && b[i] != 0x3B { i += 1 } // a secondary date
@@ -236,33 +242,26 @@ struct TextReader {
         var otherAmounts = AmountTotals()
         var otherSymbol: String?
         for (index, line) in lines.enumerated().dropFirst() {
-            var p = line.start
-            while p < line.end && (b[p] == 0x20 || b[p] == 0x09) { p += 1 }
-            if p >= line.end { continue }
-            if b[p] == 0x3B || b[p] == 0x23 {
-                if postingCount == 0 && dialect == .journal { applyComment(b, p + 1, line.end, &tagNames, &intent, &note) }
+            let span: BlockLine.PostingSpan
+            switch BlockLine.scan(b, line.start, line.end, dialect: dialect) {
+            case .blank: continue
+            case .comment(let textStart):
+                if postingCount == 0 && dialect == .journal { applyComment(b, textStart, line.end, &tagNames, &intent, &note) }
                 continue
-            }
-            if dialect == .beancount && postingCount == 0, let (key, value) = metadata(b, p, line.end) {
-                if key == "intent", let v = Intent(name: value) { intent = v }
-                if key == "note" { note = value.isEmpty ? nil : value }
+            case .metadata(let keyRange, let valueStart):
+                if postingCount == 0 {
+                    let key = String(decoding: UnsafeBufferPointer(rebasing: b[keyRange]), as: UTF8.self)
+                    if key == "intent" || key == "note" {
+                        let rest = Array(String(decoding: UnsafeBufferPointer(rebasing: b[valueStart..<line.end]), as: UTF8.self))
+                        let value = BeancountFormat.quoted(rest, 0)?.0 ?? String(rest).trimmingCharacters(in: " \t")
+                        if key == "intent", let v = Intent(name: value) { intent = v }
+                        if key == "note" { note = value.isEmpty ? nil : value }
+                    }
+                }
                 continue
+            case .posting(let s): span = s
             }
-            if dialect == .beancount && postingCount > 0 && metadata(b, p, line.end) != nil { continue }
-            if (b[p] == 0x2A || b[p] == 0x21) && p + 1 < line.end && b[p + 1] == 0x20 { p += 2 }
-            let accountStart = p
-            while p < line.end {
-                let c = b[p]
-                if c == 0x09 || c == 0x3B { break }
-                if c == 0x20 && (dialect == .beancount || p + 1 >= line.end || b[p + 1] == 0x20) { break }
-                p += 1
-            }
-            var aStart = accountStart, aEnd = p
-            if aEnd > aStart && ((b[aStart] == 0x28 && b[aEnd - 1] == 0x29) || (b[aStart] == 0x5B && b[aEnd - 1] == 0x5D)) {
-                aStart += 1
-                aEnd -= 1
-            }
-            let raw = rawAccounts.intern(bytes: UnsafeBufferPointer(rebasing: b[aStart..<aEnd]))
+            let raw = rawAccounts.intern(bytes: UnsafeBufferPointer(rebasing: b[span.account]))
             if Int(raw) == accountInfo.count {
                 let name = rawAccounts[raw]
                 if let cat = AccountKind.category(of: name) {
@@ -272,26 +271,28 @@ struct TextReader {
                 }
             }
             let info = accountInfo[Int(raw)]
-            while p < line.end && (b[p] == 0x20 || b[p] == 0x09) { p += 1 }
             var amount: (Amount, String?)?
             var amountText: String?
-            let amountStart = p
-            if p < line.end && b[p] != 0x3B {
+            let amountStart = span.amount?.lowerBound ?? span.written.upperBound
+            if let range = span.amount {
+                let p = range.lowerBound
                 var e = p
-                while e < line.end && b[e] != 0x3B && b[e] != 0x40 && b[e] != 0x3D && b[e] != 0x7B { e += 1 }
+                while e < range.upperBound && b[e] != 0x40 && b[e] != 0x3D && b[e] != 0x7B { e += 1 }
                 while e > p && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
-                if e > p {
-                    let field = UnsafeBufferPointer(rebasing: b[p..<e])
-                    amount = field.contains(0x22) ? nil : AmountParser.parse(field, decimalComma: false).map { ($0.amount, $0.symbol) }
-                    if amount == nil {
-                        amountText = String(decoding: field, as: UTF8.self)
-                        amount = JournalFormat.amount(amountText ?? "").map { ($0.amount, $0.symbol) }
-                        if amount == nil {
-                            let lineText = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<line.end]), as: UTF8.self)
-                            let col = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<amountStart]), as: UTF8.self).count
-                            throw Diagnostic("cannot read the amount '\(amountText ?? "")'", file: path, line: lineNumber + index,
-                                             column: col + 1, sourceLine: lineText, span: col..<(col + (amountText ?? "").count))
-                        }
+                let field = UnsafeBufferPointer(rebasing: b[p..<e])
+                // The bank-style reader is the fast path; it does not know expressions or quoted commodities.
+                amount = e == p || field.contains(0x22) || b[p] == 0x28 || b[p] == 0x5B ? nil
+                    : AmountParser.parse(field, decimalComma: false).map { ($0.amount, $0.symbol) }
+                if amount == nil && e > p {
+                    amountText = String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
+                    switch PostingAmount.read(amountText ?? "") {
+                    case .amount(let a, let symbol): amount = (a, symbol)
+                    case .unknown: unknownAmounts += 1
+                    case .invalid:
+                        let lineText = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<line.end]), as: UTF8.self)
+                        let col = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<amountStart]), as: UTF8.self).count
+                        throw Diagnostic("cannot read the amount '\(amountText ?? "")'", file: path, line: lineNumber + index,
+                                         column: col + 1, sourceLine: lineText, span: col..<(col + (amountText ?? "").count))
                     }
                 }
             }
@@ -334,18 +335,28 @@ struct TextReader {
         layout.rowEnd.append(lines[lines.count - 1].end)
     }
 
-    /// A beancount metadata line `key: value` (value unquoted), if the line is one.
-    func metadata(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> (String, String)? {
-        guard s < e, b[s] >= 0x61 && b[s] <= 0x7A else { return nil }
+    /// A journal date: year, month and day separated by `-`, `/` or `.`, or a
+    /// month and day in the year of the last `year` directive (ledger and hledger
+    /// take the current year without one).
+    func journalDate(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Day? {
+        var parts: [(value: Int, digits: Int)] = []
         var i = s
-        while i < e && ((b[i] >= 0x61 && b[i] <= 0x7A) || (b[i] >= 0x41 && b[i] <= 0x5A) || (b[i] >= 0x30 && b[i] <= 0x39) || b[i] == 0x5F || b[i] == 0x2D) { i += 1 }
-        guard i < e, b[i] == 0x3A else { return nil }
-        let key = String(decoding: UnsafeBufferPointer(rebasing: b[s..<i]), as: UTF8.self)
-        let rest = Array(String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<e]), as: UTF8.self))
-        var k = 0
-        while k < rest.count && rest[k] == " " { k += 1 }
-        let value = BeancountFormat.quoted(rest, k)?.0 ?? String(rest[k...]).trimmingCharacters(in: " \t")
-        return (key, value)
+        while i < e {
+            var v = 0, d = 0
+            while i < e && b[i] >= 0x30 && b[i] <= 0x39 && d < 9 { v = v * 10 + Int(b[i] - 0x30); d += 1; i += 1 }
+            guard d > 0 else { return nil }
+            parts.append((v, d))
+            guard i < e else { break }
+            guard b[i] == 0x2D || b[i] == 0x2F || b[i] == 0x2E, parts.count < 3 else { return nil }
+            i += 1
+        }
+        switch parts.count {
+        case 3: return parts[1].digits <= 2 && parts[2].digits <= 2 ? Day(year: parts[0].value, month: parts[1].value, day: parts[2].value) : nil
+        case 2:
+            guard parts[0].digits <= 2, parts[1].digits <= 2 else { return nil }
+            return Day(year: defaultYear ?? currentYear, month: parts[0].value, day: parts[1].value)
+        default: return nil
+        }
     }
 
     /// Reads the tags, intent and note of a journal comment, cached by its bytes.

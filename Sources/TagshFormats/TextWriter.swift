@@ -202,10 +202,6 @@ enum JournalWriter {
         }
         func key(_ name: String, _ value: String) -> String { (name + ":" + value).lowercased() }
         let desired = TextWriter.desiredTags(ledger, row)
-        if let note = desired.first(where: { $0.name == "note" }), note.value.contains(",") || note.value.contains(";") {
-            throw Diagnostic("transaction \(row + 1): a journal note cannot contain ',' or ';' (hledger ends a tag value there): \(note.value)",
-                             file: path)
-        }
         var wantedKeys = desired.map { key($0.name, $0.value) }
         var keep: [Bool] = []
         for f in found {
@@ -258,35 +254,17 @@ enum JournalWriter {
             lines[lineIndex] = line
         }
 
-        // Add the new ones in the file's style.
+        // Add the new ones, one to an indented comment line under the header: the one
+        // spelling both hledger and ledger read (ledger sees nothing after a comma, and
+        // hledger does not split `:a:b:`; a payee-less header would give ledger its payee).
         if !additions.isEmpty {
             let indent = block.postings.first.map { p in String(lines[p.line].prefix { $0 == " " || $0 == "\t" }) } ?? "    "
-            var valued = additions.filter { !$0.value.isEmpty }
-            var bare = additions.filter { $0.value.isEmpty }
-            var header = lines[0]
-            func appendToHeader(_ text: String) {
-                if let semicolon = header.firstIndex(of: ";") {
-                    let after = header[header.index(after: semicolon)...]
-                    header += String(after).trimmingCharacters(in: " \t").isEmpty ? " " + text : (style == .hledger ? ", " : " ") + text
-                } else {
-                    header += "  ; " + text
-                }
+            let added = additions.map { t in
+                indent + "; " + (t.value.isEmpty ? (style == .ledger ? ":" + t.name + ":" : t.name + ":") : t.name + ": " + t.value)
             }
-            switch style {
-            case .hledger:
-                let tokens = bare.map { $0.name + ":" } + valued.map { $0.name + ":" + $0.value }
-                appendToHeader(tokens.joined(separator: ", "))
-                bare = []
-                valued = []
-            case .ledger:
-                if !bare.isEmpty { appendToHeader(":" + bare.map(\.name).joined(separator: ":") + ":") }
-            }
-            lines[0] = header
-            if !valued.isEmpty {
-                let insertAt = (block.commentLines.max() ?? 0) + 1
-                lines.insert(contentsOf: valued.map { indent + "; " + $0.name + ": " + $0.value }, at: insertAt)
-                deleteLines = Set(deleteLines.map { $0 >= insertAt ? $0 + valued.count : $0 })
-            }
+            let insertAt = (block.commentLines.max() ?? 0) + 1
+            lines.insert(contentsOf: added, at: insertAt)
+            deleteLines = Set(deleteLines.map { $0 >= insertAt ? $0 + added.count : $0 })
         }
         for i in deleteLines.sorted(by: >) { lines.remove(at: i) }
         return (lines, newAccount)

@@ -71,6 +71,10 @@ extension Session {
         try checkCanChange()
         guard !change.isEmpty else { return false }
         if !change.ledger.isEmpty && ledger == nil { throw .noLedger }
+        if let document = file?.document, let current = change.tables ?? ledger,
+           let why = document.refusal(change.ledger, in: current) {
+            throw .failed(why)
+        }
         if let tables = change.tables { ledger?.adoptTables(of: tables) }
         let step = Step(command: command, replay: replay, summary: summary, changes: change.ledger,
                         rules: change.rules, setting: change.setting, time: clock())
