@@ -137,7 +137,7 @@ enum BeancountWriter {
         // Category: the same edit as a journal, with beancount's rules for account names.
         let newAccount = try TextWriter.applyCategory(&lines, postings: block.postings, row: row, ledger: ledger, path: path) {
             (top: String, category: String) throws(Diagnostic) -> String in
-            guard !category.isEmpty else {
+            guard !category.isEmpty, category.lowercased() != top.lowercased() else {
                 throw Diagnostic("transaction \(row + 1): beancount needs an account below \(top), so its category cannot be none", file: path)
             }
             if let why = refusal(category: category) { throw Diagnostic("transaction \(row + 1): " + why, file: path) }

@@ -69,10 +69,25 @@ enum AccountKind {
     /// The category of an expense or income account: the part below the top
     /// level (`Expenses:Food:Coffee` → `Food:Coffee`), "" for the bare top level;
     /// nil for any other account.
+    /// The bare top level of an income account reads as the category named like it
+    /// (`Income` → Income), so that category Income on `Income:Salary` can write `Income`.
     static func category(of account: String) -> String? {
         let top = account.prefix { $0 != ":" }.lowercased()
-        guard ["expenses", "expense", "income", "revenue", "revenues"].contains(top) else { return nil }
-        return account.count > top.count ? String(account.dropFirst(top.count + 1)) : ""
+        guard expenseTops.contains(top) || incomeTops.contains(top) else { return nil }
+        if account.count > top.count { return String(account.dropFirst(top.count + 1)) }
+        return incomeTops.contains(top) ? account : ""
+    }
+
+    static let expenseTops: Set<String> = ["expenses", "expense"]
+    static let incomeTops: Set<String> = ["income", "revenue", "revenues"]
+
+    static func isIncome(_ account: String) -> Bool { incomeTops.contains(account.prefix { $0 != ":" }.lowercased()) }
+
+    /// The account for a category below a posting's top level, in the file's letter case:
+    /// the top itself for the category named like it, lower case below a lower-case top.
+    static func account(top: String, category: String) -> String {
+        if category.isEmpty || category.lowercased() == top.lowercased() { return top }
+        return top + ":" + (top.contains(where: \.isUppercase) ? category : category.lowercased())
     }
 
     static func topLevel(of account: String) -> String { String(account.prefix { $0 != ":" }) }

@@ -26,7 +26,7 @@ struct TextReader {
 
     /// Raw account text → (is an expense/income account, category id, account id).
     var rawAccounts = StringTable()
-    var accountInfo: [(isCategory: Bool, category: UInt32, account: UInt32)] = [(false, 0, 0)]
+    var accountInfo: [(isCategory: Bool, category: UInt32, account: UInt32, isIncome: Bool)] = [(false, 0, 0, false)]
     /// Raw comment text → the tags, intent and note it holds.
     var rawComments = StringTable()
     var commentInfo: [(tags: [String], intent: Intent?, note: String?)] = [([], nil, nil)]
@@ -238,6 +238,7 @@ struct TextReader {
         var postingCount = 0
         var categoryPosting: (category: UInt32, amount: Amount?, symbol: String?)?
         var categoryCount = 0
+        var categoryIsIncome = false
         var money: (account: UInt32, amount: Amount?, symbol: String?, line: Int, start: Int, text: String?)?
         var otherAmounts = AmountTotals()
         var otherSymbol: String?
@@ -265,9 +266,9 @@ struct TextReader {
             if Int(raw) == accountInfo.count {
                 let name = rawAccounts[raw]
                 if let cat = AccountKind.category(of: name) {
-                    accountInfo.append((true, cat.isEmpty ? 0 : ledger.categories.intern(cat), 0))
+                    accountInfo.append((true, cat.isEmpty ? 0 : ledger.categories.intern(cat), 0, AccountKind.isIncome(name)))
                 } else {
-                    accountInfo.append((false, 0, ledger.accounts.intern(name)))
+                    accountInfo.append((false, 0, ledger.accounts.intern(name), false))
                 }
             }
             let info = accountInfo[Int(raw)]
@@ -300,6 +301,7 @@ struct TextReader {
             if info.isCategory {
                 categoryCount += 1
                 categoryPosting = (info.category, amount?.0, amount?.1)
+                categoryIsIncome = info.isIncome
                 if let a = amount { otherAmounts.add(a.0, currency: 0); otherSymbol = otherSymbol ?? a.1 }
             } else if money == nil {
                 money = (info.account, amount?.0, amount?.1, index, amountStart, amountText)
@@ -314,7 +316,10 @@ struct TextReader {
         }
         var category: UInt32 = 0
         var lock: UInt8 = 0
-        if postingCount > 2 { lock = 1 } else if categoryCount == 1, let c = categoryPosting { category = c.category } else { lock = 2 }
+        if postingCount > 2 { lock = 1 } else if categoryCount == 1, let c = categoryPosting {
+            category = c.category
+            if categoryIsIncome { lock = 3 }
+        } else { lock = 2 }
         var amount = Amount.zero
         var symbol: String?
         if let m = money, let a = m.amount {

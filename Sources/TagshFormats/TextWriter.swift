@@ -129,7 +129,7 @@ enum TextWriter {
         let current = categoryPostings.count == 1 && postings.count <= 2 ? AccountKind.category(of: categoryPostings[0].account) : nil
         let wanted = ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
         if current == nil && !wanted.isEmpty {
-            throw Diagnostic(ledger.categoryRefusal(row) ?? "transaction \(row + 1) has no single category posting", file: path)
+            throw Diagnostic(ledger.categoryRefusal(row, setting: ledger.category[row]) ?? "transaction \(row + 1) has no single category posting", file: path)
         }
         guard let current, current.lowercased() != wanted.lowercased() else { return nil }
         let p = categoryPostings[0]
@@ -184,7 +184,7 @@ enum JournalWriter {
         // Category: rewrite the expense or income posting's account.
         if categoryMayChange {
             newAccount = try TextWriter.applyCategory(&lines, postings: block.postings, row: row, ledger: ledger, path: path) {
-                (top: String, category: String) throws(Diagnostic) -> String in top + (category.isEmpty ? "" : ":" + category)
+                (top: String, category: String) throws(Diagnostic) -> String in AccountKind.account(top: top, category: category)
             }
         }
 

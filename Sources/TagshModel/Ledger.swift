@@ -81,11 +81,13 @@ public struct Ledger: Sendable {
     public func tagNames(_ row: Int) -> [String] { tagSets[tagSet[row]].map { tags[$0] } }
 
     /// Why the category of a row cannot be set, or nil when it can.
-    public func categoryRefusal(_ row: Int) -> String? {
+    public func categoryRefusal(_ row: Int, setting id: UInt32? = nil) -> String? {
         guard row < categoryLock.count else { return nil }
         switch categoryLock[row] {
         case 1: return "transaction \(row + 1) has more than two postings, so it has no single category to set"
         case 2: return "transaction \(row + 1) has no expense or income posting whose account could carry a category"
+        case 3 where id == 0:
+            return "transaction \(row + 1) posts to an income account, whose own top level reads as the category Income, so it cannot be none"
         default: return nil
         }
     }

@@ -159,7 +159,7 @@ public enum Planner {
                 }
             }
             var changed = false
-            if new.cat != old.cat && ledger.categoryRefusal(row) != nil {
+            if new.cat != old.cat && ledger.categoryRefusal(row, setting: new.cat) != nil {
                 plan.noCategory.append(row + 1)
                 new.cat = old.cat
             }

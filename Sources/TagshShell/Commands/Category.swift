@@ -43,8 +43,8 @@ extension Commands {
                 id = found
             }
             // In a journal or beancount file the category is an account: it needs exactly one place to go.
-            let refused = rows.filter { ledger.categoryRefusal($0) != nil && ledger.category[$0] != id }
-            if let first = refused.first, let why = ledger.categoryRefusal(first) {
+            let refused = rows.filter { ledger.categoryRefusal($0, setting: id) != nil && ledger.category[$0] != id }
+            if let first = refused.first, let why = ledger.categoryRefusal(first, setting: id) {
                 throw .failed(refused.count == 1 ? "nothing changed: \(why)"
                               : "nothing changed: \(plural(refused.count, "transaction")) cannot take a category "
                                 + "(more than two postings, or no expense or income posting): \(idList(refused.map { $0 + 1 }))")
