@@ -6,17 +6,14 @@ public enum LedgerFormat: String, Sendable, CaseIterable, CustomStringConvertibl
 
     public var description: String { rawValue }
 
-    /// The format named by a file's extension, if it names one.
+    /// The format named by a file's extension, if it names one (`.json` names what `export` writes).
     public init?(extensionOf path: String) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: ".") else { return nil }
-        switch name[name.index(after: dot)...].lowercased() {
-        case "csv", "tsv", "txt": self = .csv
-        case "journal", "hledger", "ledger", "j", "dat", "timeclock": self = .journal
-        case "beancount", "bean": self = .beancount
-        case "json": self = .json
-        default: return nil
-        }
+        let ext = name[name.index(after: dot)...].lowercased()
+        if ext == "json" { self = .json; return }
+        guard let handler = FormatHandlers.all.first(where: { $0.extensions.contains(ext) }) else { return nil }
+        self = handler.format
     }
 
     /// Guesses the format from the first bytes of a file.
@@ -24,17 +21,8 @@ public enum LedgerFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
         let trimmed = head.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         if trimmed.hasPrefix("{") { self = .json; return }
-        let lines = head.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).prefix(40)
-        if lines.contains(where: { $0.hasPrefix("option \"") || $0.hasPrefix("plugin \"") || $0.contains(" open ") && $0.first?.isNumber == true }) {
-            self = .beancount
-            return
-        }
-        if lines.contains(where: { l in l.first?.isNumber == true && !l.contains(",") && !l.contains(";") && !l.contains("\t") })
-            && lines.contains(where: { $0.hasPrefix("    ") || $0.hasPrefix("\t") }) {
-            self = .journal
-            return
-        }
-        self = .csv
+        let lines = Array(head.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).prefix(40))
+        self = FormatHandlers.all.first { $0.sniff(lines) }?.format ?? .csv
     }
 }
 
@@ -72,19 +60,11 @@ public struct LedgerDocument: Sendable {
                                  + "\(format) files are UTF-8", file: fileName, line: bad.line, column: bad.column)
             }
         }
-        switch format {
-        case .journal:
-            return try JournalFormat.read(bytes, path: fileName, stamp: stamp, options: options, load: load)
-        case .beancount:
-            return try BeancountFormat.read(bytes, path: fileName, stamp: stamp, options: options, load: load)
-        case .csv:
-            let (ledger, layout, skipped) = try CSVReader.read(bytes, fileName: fileName, options: options)
-            return LoadedLedger(ledger: ledger, document: LedgerDocument(format: .csv, bytes: bytes, layout: .csv(layout)),
-                                skipped: skipped)
-        case .json:
-            throw Diagnostic("\(fileName): reading \(format) files is not supported yet; tagsh reads CSV exports",
-                             notes: ["hint: --format csv reads the file as CSV"])
+        guard let handler = FormatHandlers.handler(for: format) else {
+            throw Diagnostic("\(fileName): tagsh does not open \(format) files; JSON is what `export` writes for other programs",
+                             notes: ["hint: tagsh opens " + FormatHandlers.names.joined(separator: ", ") + " files; --format csv reads the file as CSV"])
         }
+        return try handler.read(bytes, path: fileName, stamp: stamp, options: options, load: load)
     }
 
     /// A CSV record's fields as the file has them, each with its column's header name (or position), for `show`
@@ -135,25 +115,7 @@ public struct LedgerDocument: Sendable {
     /// Why this file cannot hold a change, checked when the command runs rather
     /// than at save (nil when it can): what the writer would have to refuse.
     public func refusal(_ changes: ChangeSet, in ledger: Ledger) -> String? {
-        guard case .text(let layout) = layout, layout.dialect == .beancount else { return nil }
-        var checkedSets = Set<UInt32>(), checkedCategories = Set<UInt32>()
-        for k in 0..<changes.count {
-            let row = Int(changes.rows[k]), value = changes.after[k]
-            switch changes.fields[k] {
-            case .tags:
-                let pushed = layout.pushedTags[row] ?? []
-                guard !pushed.isEmpty || checkedSets.insert(value).inserted else { continue }
-                if let why = BeancountWriter.refusal(tags: ledger.tagSets[value].map { ledger.tags[$0] }, pushed: pushed, row: row) { return why }
-            case .category:
-                if value == 0 {
-                    return "transaction \(row + 1): beancount needs an account below Expenses or Income, so its category cannot be none"
-                }
-                guard checkedCategories.insert(value).inserted else { continue }
-                if let why = BeancountWriter.refusal(category: ledger.categories[value].name) { return why }
-            case .intent, .note: continue
-            }
-        }
-        return nil
+        FormatHandlers.handler(for: format)?.refusal(self, changes: changes, in: ledger)
     }
 
     /// A file to write: its path (nil for the main file) and new bytes.
@@ -166,10 +128,7 @@ public struct LedgerDocument: Sendable {
     /// always, included files only when they changed. With no changed rows the
     /// main file is the original, byte for byte.
     public func render(_ ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [Output] {
-        switch layout {
-        case .csv(let csv): return [Output(path: nil, bytes: try CSVWriter.render(bytes, layout: csv, ledger: ledger, changedRows: changedRows))]
-        case .text(let text): return try TextWriter.render(text, ledger: ledger, changedRows: changedRows)
-        }
+        try renderForSave(ledger, changedRows: changedRows).outputs
     }
 
     /// The files to write, and the document as it will be once they are written
@@ -179,14 +138,8 @@ public struct LedgerDocument: Sendable {
     public func renderForSave(_ ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>? = nil) throws(Diagnostic)
         -> (outputs: [Output], next: LedgerDocument?)
     {
-        switch layout {
-        case .csv: return (try render(ledger, changedRows: changedRows), nil)
-        case .text(let text):
-            let (outputs, nextLayout) = try TextWriter.renderWithLayout(text, ledger: ledger, changedRows: changedRows,
-                                                                        categoryChanged: categoryChanged)
-            let main = outputs.first { $0.path == nil }?.bytes ?? bytes
-            return (outputs, LedgerDocument(format: format, bytes: main, layout: .text(nextLayout)))
-        }
+        guard let handler = FormatHandlers.handler(for: format) else { return ([Output(path: nil, bytes: bytes)], self) }
+        return try handler.render(self, ledger: ledger, changedRows: changedRows, categoryChanged: categoryChanged)
     }
 
     /// The document with every file's stamp read again (after a save wrote them).

@@ -135,7 +135,7 @@ public enum ManPage {
         ("-i, --interactive", "Stay at the prompt after -c/-f (-ic CMD is -i -c CMD). When standard input is not a terminal, read the commands from it after -c/-f instead."),
         ("--keep-going", "In scripts, go on after a failing command (default: stop)."),
         ("--echo", "Print each script command before its output."),
-        ("--format FMT", "csv, journal, beancount or json (default: from the file's extension, then its content)."),
+        ("--format FMT", "csv, journal or beancount (default: from the file's extension, then its content)."),
         ("--no-init", "Do not source LEDGER's sidecar file LEDGER.tagsh."),
         ("--color WHEN", "auto, always or never. NO_COLOR is honoured."),
         ("--json", "Machine-readable output from listing commands."),

@@ -29,7 +29,7 @@ struct TagshCLI: ParsableCommand {
     @Flag(help: "Print each script command before its output.")
     var echo = false
 
-    @Option(help: ArgumentHelp("csv | journal | beancount | json (default: from the file's extension, then its content).", valueName: "FMT"))
+    @Option(help: ArgumentHelp("csv | journal | beancount (default: from the file's extension, then its content).", valueName: "FMT"))
     var format: String?
 
     @Flag(name: .customLong("no-init"), help: "Do not source LEDGER's sidecar file LEDGER.tagsh.")
@@ -120,8 +120,8 @@ struct TagshCLI: ParsableCommand {
         }
         var ledgerFormat: LedgerFormat?
         if let format {
-            guard let f = LedgerFormat(rawValue: format.lowercased()) else {
-                sink.error("tagsh: unknown --format '\(format)': use csv, journal, beancount or json\n")
+            guard let f = LedgerFormat(rawValue: format.lowercased()), FormatHandlers.handler(for: f) != nil else {
+                sink.error("tagsh: unknown --format '\(format)': use \(FormatHandlers.names.joined(separator: ", "))\n")
                 return 2
             }
             ledgerFormat = f

@@ -24,7 +24,7 @@ error: unknown command 'frobnicate'
   ^^^^^^^^^^
 hint: `help` lists the commands
 $ open
-error: usage: open FILE [--format csv|journal|beancount|json] [--skip-bad] [--date-format FMT] [--columns MAP]
+error: usage: open FILE [--format csv|journal|beancount] [--skip-bad] [--date-format FMT] [--columns MAP]
 $ open missing.csv
 error: missing.csv: no such file
 $ open /tmp
@@ -43,7 +43,7 @@ opened bad-amount.csv: 2 transactions
 $ count
 2
 $ open demo.csv --format xml
-error: --format takes csv, journal, beancount or json, not 'xml'
+error: --format takes csv, journal or beancount, not 'xml'
   open demo.csv --format xml
                          ^^^
 $ open demo.csv --date-format weird
@@ -51,7 +51,7 @@ error: unknown date format 'weird': write it with %d %m %y %Y %b %B (and %H %M %
   open demo.csv --date-format weird
                               ^^^^^
 $ open demo.csv extra
-error: unexpected 'extra'; usage: open FILE [--format csv|journal|beancount|json] [--skip-bad] [--date-format FMT] [--columns MAP]
+error: unexpected 'extra'; usage: open FILE [--format csv|journal|beancount] [--skip-bad] [--date-format FMT] [--columns MAP]
   open demo.csv extra
                 ^^^^^
 $ open demo.csv

@@ -1,0 +1,140 @@
+import TagshModel
+
+/// What a format can keep of a transaction's annotations.
+public struct FormatAbilities: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let tags = FormatAbilities(rawValue: 1)
+    public static let intent = FormatAbilities(rawValue: 2)
+    public static let note = FormatAbilities(rawValue: 4)
+    public static let category = FormatAbilities(rawValue: 8)
+    /// Categories of the file's own (CSV: any text; journals: accounts, declared on first use).
+    public static let all: FormatAbilities = [.tags, .intent, .note, .category]
+}
+
+/// One file format tagsh opens and saves: how to recognise it, read it,
+/// check a change against it and write it back. Every format is one entry of
+/// `FormatHandlers.all`, which is the only place the formats are listed.
+public protocol FormatHandler: Sendable {
+    var format: LedgerFormat { get }
+    /// File name extensions, lower case, without the dot.
+    var extensions: [String] { get }
+    var abilities: FormatAbilities { get }
+    /// Whether the first lines of a file look like this format (asked in `FormatHandlers.all` order).
+    func sniff(_ lines: [Substring]) -> Bool
+    func read(_ bytes: [UInt8], path: String, stamp: FileStamp?, options: ReadOptions,
+              load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) throws(Diagnostic) -> LoadedLedger
+    /// The files to write with these rows changed, and the document once they are written (nil: read it back).
+    func render(_ document: LedgerDocument, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>?) throws(Diagnostic)
+        -> (outputs: [LedgerDocument.Output], next: LedgerDocument?)
+    /// Why the file cannot hold a change (checked when the command runs), or nil.
+    func refusal(_ document: LedgerDocument, changes: ChangeSet, in ledger: Ledger) -> String?
+}
+
+extension FormatHandler {
+    public func refusal(_ document: LedgerDocument, changes: ChangeSet, in ledger: Ledger) -> String? { nil }
+}
+
+public enum FormatHandlers {
+    /// Every format tagsh reads, in the order their sniffers are asked; CSV, which takes anything, comes last.
+    public static let all: [any FormatHandler] = [BeancountHandler(), JournalHandler(), CSVHandler()]
+
+    public static func handler(for format: LedgerFormat) -> (any FormatHandler)? { all.first { $0.format == format } }
+
+    /// The formats tagsh opens, by name (for `--format` and `open --format`).
+    public static var names: [String] { all.map(\.format.rawValue).sorted { a, b in
+        LedgerFormat.allCases.firstIndex { $0.rawValue == a }! < LedgerFormat.allCases.firstIndex { $0.rawValue == b }!
+    } }
+}
+
+struct CSVHandler: FormatHandler {
+    var format: LedgerFormat { .csv }
+    var extensions: [String] { ["csv", "tsv", "txt"] }
+    var abilities: FormatAbilities { .all }
+    func sniff(_ lines: [Substring]) -> Bool { true }
+
+    func read(_ bytes: [UInt8], path: String, stamp: FileStamp?, options: ReadOptions,
+              load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) throws(Diagnostic) -> LoadedLedger {
+        let (ledger, layout, skipped) = try CSVReader.read(bytes, fileName: path, options: options)
+        return LoadedLedger(ledger: ledger, document: LedgerDocument(format: .csv, bytes: bytes, layout: .csv(layout)), skipped: skipped)
+    }
+
+    func render(_ document: LedgerDocument, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>?) throws(Diagnostic)
+        -> (outputs: [LedgerDocument.Output], next: LedgerDocument?)
+    {
+        guard case .csv(let csv) = document.layout else { return ([], nil) }
+        // The header can change (added columns), so the document is read back after a save.
+        return ([LedgerDocument.Output(path: nil, bytes: try CSVWriter.render(document.bytes, layout: csv, ledger: ledger, changedRows: changedRows))], nil)
+    }
+}
+
+/// Journals and beancount files share the text writer.
+protocol TextFormatHandler: FormatHandler {}
+
+extension TextFormatHandler {
+    var abilities: FormatAbilities { .all }
+
+    func render(_ document: LedgerDocument, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>?) throws(Diagnostic)
+        -> (outputs: [LedgerDocument.Output], next: LedgerDocument?)
+    {
+        guard case .text(let text) = document.layout else { return ([], nil) }
+        let (outputs, nextLayout) = try TextWriter.renderWithLayout(text, ledger: ledger, changedRows: changedRows,
+                                                                    categoryChanged: categoryChanged)
+        let main = outputs.first { $0.path == nil }?.bytes ?? document.bytes
+        return (outputs, LedgerDocument(format: format, bytes: main, layout: .text(nextLayout)))
+    }
+}
+
+struct JournalHandler: TextFormatHandler {
+    var format: LedgerFormat { .journal }
+    var extensions: [String] { ["journal", "hledger", "ledger", "j", "dat", "timeclock"] }
+
+    /// A line starting with a digit and no CSV delimiter, and indented lines.
+    func sniff(_ lines: [Substring]) -> Bool {
+        lines.contains { l in l.first?.isNumber == true && !l.contains(",") && !l.contains(";") && !l.contains("\t") }
+            && lines.contains { $0.hasPrefix("    ") || $0.hasPrefix("\t") || $0.hasPrefix("  ") }
+    }
+
+    func read(_ bytes: [UInt8], path: String, stamp: FileStamp?, options: ReadOptions,
+              load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) throws(Diagnostic) -> LoadedLedger {
+        try JournalFormat.read(bytes, path: path, stamp: stamp, options: options, load: load)
+    }
+}
+
+struct BeancountHandler: TextFormatHandler {
+    var format: LedgerFormat { .beancount }
+    var extensions: [String] { ["beancount", "bean"] }
+
+    func sniff(_ lines: [Substring]) -> Bool {
+        lines.contains { $0.hasPrefix("option \"") || $0.hasPrefix("plugin \"") || $0.contains(" open ") && $0.first?.isNumber == true }
+    }
+
+    func read(_ bytes: [UInt8], path: String, stamp: FileStamp?, options: ReadOptions,
+              load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) throws(Diagnostic) -> LoadedLedger {
+        try BeancountFormat.read(bytes, path: path, stamp: stamp, options: options, load: load)
+    }
+
+    /// What the beancount writer would refuse: a tag it cannot spell, taking off a
+    /// `pushtag` tag, an account name beancount does not allow.
+    func refusal(_ document: LedgerDocument, changes: ChangeSet, in ledger: Ledger) -> String? {
+        guard case .text(let layout) = document.layout else { return nil }
+        var checkedSets = Set<UInt32>(), checkedCategories = Set<UInt32>()
+        for k in 0..<changes.count {
+            let row = Int(changes.rows[k]), value = changes.after[k]
+            switch changes.fields[k] {
+            case .tags:
+                let pushed = layout.pushedTags[row] ?? []
+                guard !pushed.isEmpty || checkedSets.insert(value).inserted else { continue }
+                if let why = BeancountWriter.refusal(tags: ledger.tagSets[value].map { ledger.tags[$0] }, pushed: pushed, row: row) { return why }
+            case .category:
+                if value == 0 {
+                    return "transaction \(row + 1): beancount needs an account below Expenses or Income, so its category cannot be none"
+                }
+                guard checkedCategories.insert(value).inserted else { continue }
+                if let why = BeancountWriter.refusal(category: ledger.categories[value].name) { return why }
+            case .intent, .note: continue
+            }
+        }
+        return nil
+    }
+}
