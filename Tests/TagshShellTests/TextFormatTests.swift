@@ -73,6 +73,38 @@ struct TextFormatTests {
         #expect(try bytes(dir.appendingPathComponent("edge.journal")) == bytes(fixtureFolder.appendingPathComponent("edge.after.journal")))
     }
 
+    /// The tag-style transitions: what tagsh adds beside each spelling found in the
+    /// wild (scripts/peer-test checks hledger and ledger see the same on this file).
+    static let tagStyleCommands = ["tag 1,2 +work", "intent 3 culture", "tag 4 +coffee", "tag 5 -coffee +work",
+                                   "note 5 'split, paid; \"later\"'", "tag 6 -groceries +market", "tag 7 +bread",
+                                   "note 7 'one; two, three'", "save"]
+
+    @Test func tagStylesMatchTheGoldenFile() throws {
+        let (dir, sink, session) = try run("tagstyles.journal", Self.tagStyleCommands)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(!sink.err.contains("error"), "\(sink.err)")
+        #expect(try bytes(dir.appendingPathComponent("tagstyles.journal")) == bytes(fixtureFolder.appendingPathComponent("tagstyles.after.journal")))
+        // Read back, every annotation is what was set.
+        session.execute("open \(dir.appendingPathComponent("tagstyles.journal").path)")
+        let l = try #require(session.ledger)
+        #expect(l.transaction(0).tags == ["coffee", "work"])
+        #expect(l.transaction(2).intent == .culture && l.transaction(2).tags == ["date-night"])
+        #expect(l.transaction(3).tags == ["coffee"])
+        #expect(l.transaction(4).tags == ["trip:paris", "work"] && l.transaction(4).note == #"split, paid; "later""#)
+        #expect(l.transaction(5).tags == ["market"])
+        #expect(l.transaction(6).note == "one; two, three")
+        // Taking everything off again gives back the original bytes.
+        for c in ["tag 1,2 -work", "intent 3 none", "tag 4 -coffee", "tag 5 +coffee -work", "note 5 ''", "tag 6 +groceries -market",
+                  "tag 7 -bread", "note 7 ''", "save"] { session.execute(c) }
+        let back = String(decoding: try bytes(dir.appendingPathComponent("tagstyles.journal")), as: UTF8.self)
+        let original = String(decoding: try bytes(fixtureFolder.appendingPathComponent("tagstyles.journal")), as: UTF8.self)
+        // Two tags differ by design: a tag put back is spelled the way both tools read it.
+        let expected = original
+            .replacingOccurrences(of: "2024-03-05 Trip lunch  ; coffee:, trip:paris\n", with: "2024-03-05 Trip lunch  ; trip:paris\n    ; coffee:\n")
+            .replacingOccurrences(of: "    ; :groceries:\n", with: "    ; groceries:\n")
+        #expect(back == expected)
+    }
+
     @Test func beancountEditsMatchTheGoldenFile() throws {
         let (dir, sink, _) = try run("edge.beancount", [
             "tag all +reviewed", "tag 1 -morning +trip-paris", "intent 1,4 want", "intent 2 none",
