@@ -61,6 +61,14 @@ public struct FileStamp: Sendable, Equatable {
 
 /// Reading and atomically writing whole files.
 public enum FileIO {
+    /// The paths a shell pattern matches, sorted (none when nothing matches).
+    public static func glob(_ pattern: String) -> [String] {
+        var g = glob_t()
+        defer { globfree(&g) }
+        guard Glibc.glob(pattern, 0, nil, &g) == 0 else { return [] }
+        return (0..<Int(g.gl_pathc)).compactMap { g.gl_pathv[$0].map { String(cString: $0) } }.sorted()
+    }
+
     /// Fault injection for tests: a write to a path containing a key fails
     /// with EIO once that many bytes are written (a disk that fills up halfway).
     static let writeFaults = Mutex<[String: Int]>([:])

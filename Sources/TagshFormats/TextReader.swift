@@ -23,6 +23,8 @@ struct TextReader {
     /// The year of year-less dates (`year 2024`, `Y 2024`, `apply year 2024`); the current year without one.
     var defaultYear: Int?
     let currentYear = Day.today.components.year
+    /// Ledger's `--input-date-format FMT` line in a journal: how its dates are written (and whether they lack the year).
+    var inputDateFormat: (format: DateFormat, needsYear: Bool)?
 
     /// Raw account text → (is an expense/income account, category id, account id).
     var rawAccounts = StringTable()
@@ -115,14 +117,20 @@ struct TextReader {
                         continue
                     }
                     if let year = JournalFormat.yearDirective(line) { defaultYear = year }
+                    if line.hasPrefix("--input-date-format ") {
+                        let pattern = String(line.dropFirst(20)).trimmingCharacters(in: " \t")
+                        let needsYear = !pattern.contains("%Y") && !pattern.contains("%y")
+                        if let f = DateFormat(pattern: needsYear ? pattern + " %Y" : pattern) { inputDateFormat = (f, needsYear) }
+                    }
                     if line.hasPrefix("account ") || line.hasPrefix("account\t") {
                         let name = String(line.dropFirst(8).prefix { $0 != ";" }).trimmingCharacters(in: " \t")
                             .components(separatedByTwoSpaces: ())
                         layout.declaredAccounts.insert(name)
                         if fileIndex == 0 { layout.declarationInsertAt = blockNext }
-                    } else if line.hasPrefix("include ") {
+                    } else if line.hasPrefix("include ") || line.hasPrefix("!include ") {
                         // Read where it stands, so transaction order follows the files.
-                        try include(String(line.dropFirst(8)).trimmingCharacters(in: " \t"), from: path, line: lineNumber, text: line)
+                        let target = String(line.drop { $0 == "!" }.dropFirst(8)).trimmingCharacters(in: " \t")
+                        try include(target, from: path, line: lineNumber, text: line)
                     }
                 case .beancount:
                     if line.hasPrefix("pushtag ") || line.hasPrefix("poptag ") {
@@ -140,9 +148,25 @@ struct TextReader {
         }
     }
 
-    mutating func include(_ target: String, from path: String, line: Int, text: String) throws(Diagnostic) {
+    mutating func include(_ written: String, from path: String, line: Int, text: String) throws(Diagnostic) {
+        var target = written
+        if target.count >= 2 && target.hasPrefix("\"") && target.hasSuffix("\"") { target = String(target.dropFirst().dropLast()) }
         let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         let full = target.hasPrefix("/") ? target : folder + target
+        // A pattern (`*.dat`, `data_?.dat`, `data_[ab].dat`) includes every file it matches, in name order, as ledger does.
+        if dialect == .journal && target.contains(where: { "*?[\\".contains($0) }) {
+            let matches = FileIO.glob(full)
+            guard !matches.isEmpty else {
+                throw Diagnostic("cannot include \(target): no file matches", file: path, line: line, column: 9,
+                                 sourceLine: text, span: 8..<text.count)
+            }
+            for m in matches { try includeFile(m, written: target, from: path, line: line, text: text) }
+            return
+        }
+        try includeFile(full, written: target, from: path, line: line, text: text)
+    }
+
+    mutating func includeFile(_ full: String, written target: String, from path: String, line: Int, text: String) throws(Diagnostic) {
         if visiting.contains(FileIO.resolvingLinks(full)) {
             throw Diagnostic("include cycle: \(target) is already being read", file: path, line: line, column: 9,
                              sourceLine: text, span: 8..<text.count)
@@ -184,7 +208,8 @@ struct TextReader {
         let (hs, he) = lines[0]
         var i = hs
         while i < he && b[i] != 0x20 && b[i] != 0x09 && b[i] != 0x3D && b[i] != 0x3B { i += 1 } // up to space, '=' or ';'
-        guard let day = dialect == .journal ? journalDate(b, hs, i) : DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i])) else {
+        guard let day = dialect == .journal ? (inputDateFormat.map { inputDate(b, hs, i, $0) } ?? journalDate(b, hs, i))
+                : DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i])) else {
             let header = String(decoding: UnsafeBufferPointer(rebasing: b[hs..<he]), as: UTF8.self)
             let dateText = String(header.prefix { $0 != " " && $0 != "\t" && $0 != "=" })
             throw Diagnostic("cannot read the date '\(dateText)' (use YYYY-MM-DD\(dialect == .journal ? ", or MM-DD after a year directive" : ""))", file: path, line: lineNumber, column: 1,
@@ -338,6 +363,13 @@ struct TextReader {
         layout.rowFile.append(fileIndex)
         layout.rowStart.append(lines[0].start)
         layout.rowEnd.append(lines[lines.count - 1].end)
+    }
+
+    /// A date written as an `--input-date-format` line says (the year of a `year` directive added when it has none).
+    func inputDate(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ f: (format: DateFormat, needsYear: Bool)) -> Day? {
+        guard f.needsYear else { return f.format.parse(UnsafeBufferPointer(rebasing: b[s..<e])) }
+        var text = Array(b[s..<e]) + Array(" \(defaultYear ?? currentYear)".utf8)
+        return text.withUnsafeMutableBufferPointer { f.format.parse(UnsafeBufferPointer($0)) }
     }
 
     /// A journal date: year, month and day separated by `-`, `/` or `.`, or a
