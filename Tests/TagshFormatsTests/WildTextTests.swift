@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TagshModel
+@testable import TagshFormats
+
+/// Journal and beancount shapes that ledger's, hledger's and beancount's own
+/// test suites and examples use: each is read into (date, payee, amount,
+/// category, tags) per transaction, and a no-op render is byte-identical.
+struct WildTextTests {
+    static func read(_ text: String, _ format: LedgerFormat) throws -> [String] {
+        let loaded = try LedgerDocument.read(Array(text.utf8), fileName: "t." + format.rawValue, format: format, options: ReadOptions())
+        #expect(try loaded.document.renderMain(loaded.ledger, changedRows: []) == Array(text.utf8))
+        let l = loaded.ledger
+        return (0..<l.count).map { r in
+            let t = l.transaction(r)
+            var s = "\(t.day) \(t.merchant) \(t.amount)"
+            if !t.currency.isEmpty { s += " " + t.currency }
+            if let c = t.category { s += " [\(c)]" }
+            if !t.tags.isEmpty { s += " #" + t.tags.joined(separator: " #") }
+            if let i = t.intent { s += " intent=\(i)" }
+            if let n = t.note { s += " note=\(n)" }
+            return s
+        }
+    }
+
+    static let journals: [(String, String, [String])] = [
+        ("year directive, then dates without a year",
+         "year 2024\n\n01/15 Test\n    Expenses:Food  $5\n    Assets:Cash\n\nY 2023\n02/01 Other\n    Expenses:Food  $6\n    Assets:Cash\n",
+         ["2024-01-15 Test -5 $ [Food]", "2023-02-01 Other -6 $ [Food]"]),
+        ("apply year, and dates with dots and one-digit parts",
+         "apply year 2022\n3.7 A\n    Expenses:X  1 EUR\n    Assets:Y\n\n2021.1.2 B\n    Expenses:X  2 EUR\n    Assets:Y\n",
+         ["2022-03-07 A -1 EUR [X]", "2021-01-02 B -2 EUR [X]"]),
+        ("amount expressions, evaluated exactly",
+         "2024/01/01 Expr\n    Expenses:Food  (5 * 2)\n    Assets:Cash\n\n2024/01/02 Money expr\n    Expenses:Food  ($10.00 * 3)\n    Assets:Cash\n\n"
+            + "2024/01/03 Split\n    Expenses:Food  (2.83/2 EUR)\n    Assets:Cash\n",
+         ["2024-01-01 Expr -10 [Food]", "2024-01-02 Money expr -30.00 $ [Food]", "2024-01-03 Split -1.415 EUR [Food]"]),
+        ("an expression that is not exact is kept, with an unknown amount",
+         "2024/01/01 Third\n    Expenses:Food  ($10 / 3)\n    Assets:Cash  $-3.33\n",
+         ["2024-01-01 Third -3.33 $ [Food]"]),
+        ("quoted commodities, before and after the number",
+         "2024-01-01 Armor\n    Assets:Gear  1 \"light armor, studded leather\"\n    Assets:Gold  -25 \"gold pieces\"\n\n"
+            + "2024-01-02 Shares\n    Assets:Broker  \"AA BB\" 10\n    Equity:Open\n",
+         ["2024-01-01 Armor 1 light armor, studded leather", "2024-01-02 Shares 10 AA BB"]),
+        ("lot prices, lot dates, lot notes, costs and balance assertions",
+         "2024/01/01 Buy\n    Assets:Broker  10 AAPL {$50} [2024/01/01] (first lot) @ $50\n    Assets:Cash  $-500 = $1000\n\n"
+            + "2024/01/02 Sell\n    Assets:Broker  -5 AAPL {{$250}} @@ $300\n    Assets:Cash\n",
+         ["2024-01-01 Buy 10 AAPL", "2024-01-02 Sell -5 AAPL"]),
+        ("a commodity written after the number with digits, dots and underscores",
+         "2024-01-01 Vest\n    Income:Awards  -1680 HOOL.UNVEST\n    Assets:Unvested  1680 HOOL.UNVEST\n\n"
+            + "2024-01-02 Fund\n    Assets:Fund  3 VAN_2024\n    Assets:Cash  -3 VAN_2024\n",
+         ["2024-01-01 Vest 1680 HOOL.UNVEST [Awards]", "2024-01-02 Fund 3 VAN_2024"]),
+        ("a header with a state, a code, a secondary date and a note; a payee-less header",
+         "2024/03/01=2024/03/05 * (42) Bakery | bread  ; :fresh:\n    Expenses:Food  $4\n    Assets:Cash\n\n"
+            + "2024/03/02\n    ; coffee:\n    Expenses:Food  $1\n    Assets:Cash\n",
+         ["2024-03-01 Bakery | bread -4 $ [Food] #fresh", "2024-03-02  -1 $ [Food] #coffee"]),
+        ("ledger's tag forms: :a:b:, key: value on its own line, and a note that runs to the end of its line",
+         "2024-01-01 Shop  ; :a:b:\n    ; trip: paris\n    ; note: one, two; three\n    Expenses:X  $1\n    Assets:Y\n",
+         ["2024-01-01 Shop -1 $ [X] #a #b #trip:paris note=one, two; three"]),
+        ("hledger's comma-separated tags on the header",
+         "2024-01-01 Shop  ; coffee:, trip:paris, intent:want, note:short\n    Expenses:X  $1\n    Assets:Y\n",
+         ["2024-01-01 Shop -1 $ [X] #coffee #trip:paris intent=want note=short"]),
+        ("automated, periodic and block-comment entries are kept, not read",
+         "= /Food/\n    (Budget)  -1\n\n~ monthly\n    Expenses:Rent  $500\n    Assets:Cash\n\ncomment\n2024-01-01 Not a transaction\nend comment\n\n"
+            + "2024-01-02 Real\n    Expenses:Food  $2\n    Assets:Cash\n\ntest bal\n  $2  Expenses:Food\nend test\n",
+         ["2024-01-02 Real -2 $ [Food]"]),
+        ("lower-case accounts and an income top level",
+         "2024-01-01 salary\n    income:salary  -100 USD\n    assets:bank\n\n2024-01-02 bonus\n    Income  -5 USD\n    Assets:Bank\n",
+         ["2024-01-01 salary 100 USD [salary]", "2024-01-02 bonus 5 USD [Income]"]),
+        ("--input-date-format lines",
+         "--input-date-format %d/%m/%y\n\n15/03/24 Day first\n    Expenses:X  $1\n    Assets:Y\n",
+         ["2024-03-15 Day first -1 $ [X]"]),
+    ]
+
+    @Test(arguments: journals)
+    func readsJournal(_ name: String, _ text: String, _ expected: [String]) throws {
+        #expect(try Self.read(text, .journal) == expected, "\(name)")
+    }
+
+    static let beancounts: [(String, String, [String])] = [
+        ("posting flags other than * and !",
+         "2024-01-01 open Assets:Cash\n2024-01-01 open Expenses:Food\n\n2024-01-02 * \"Shop\" \"Lunch\"\n  P Expenses:Food  5 USD\n"
+            + "  # Assets:Cash  -5 USD\n\n2024-01-03 ? \"Maybe\"\n  ? Expenses:Food  1 USD\n  Assets:Cash\n",
+         ["2024-01-02 Shop -5 USD [Food]", "2024-01-03 Maybe -1 USD [Food]"]),
+        ("commodities with dots, underscores, quotes and digits",
+         "2024-01-02 * \"Vest\" #award\n  Income:US:Hooli:Awards  -1680 HOOL.UNVEST\n  Assets:US:Hooli:Unvested  1680 HOOL.UNVEST\n\n"
+            + "2024-01-03 * \"Fund\"\n  Assets:Fund  3 VAN_2024 {10.00 USD}\n  Assets:Cash  -30.00 USD\n",
+         ["2024-01-02 Vest 1680 HOOL.UNVEST [US:Hooli:Awards] #award", "2024-01-03 Fund 3 VAN_2024"]),
+        ("metadata, links, and a narration-only header",
+         "2024-01-02 txn \"Only narration\" ^link-1 #t\n  intent: \"want\"\n  note: \"a, b; c\"\n  Expenses:Food  1 USD\n    receipt: \"x.pdf\"\n  Assets:Cash\n",
+         ["2024-01-02 Only narration -1 USD [Food] #t intent=want note=a, b; c"]),
+    ]
+
+    @Test(arguments: beancounts)
+    func readsBeancount(_ name: String, _ text: String, _ expected: [String]) throws {
+        #expect(try Self.read(text, .beancount) == expected, "\(name)")
+    }
+
+    /// Amounts tagsh cannot take are refused with the place; ones the peers read but tagsh cannot hold are kept.
+    @Test(arguments: [
+        ("10 USD", PostingAmount.Reading.amount(Amount(units: 10, scale: 0), symbol: "USD")),
+        ("$-1,234.50", .amount(Amount(units: -123450, scale: 2), symbol: "$")),
+        ("-€5", .amount(Amount(units: -5, scale: 0), symbol: "€")),
+        ("1.234,56 EUR", .amount(Amount(units: 123456, scale: 2), symbol: "EUR")),
+        ("(1 + 2 * 3)", .amount(Amount(units: 7, scale: 0), symbol: nil)),
+        ("(-(2) - 3)", .amount(Amount(units: -5, scale: 0), symbol: nil)),
+        ("(1 / 3)", .unknown),
+        ("(foo(1))", .unknown),
+        ("12345678901234567890 X", .unknown),
+        ("10 USD garbage", .invalid),
+        ("USD", .invalid),
+        ("1.2.3", .invalid),
+    ])
+    func postingAmounts(_ text: String, _ expected: PostingAmount.Reading) {
+        #expect(PostingAmount.read(text) == expected, "\(text)")
+    }
+
+    @Test func aBadJournalAmountNamesItsPlace() throws {
+        #expect(throws: Diagnostic.self) {
+            try Self.read("2024-01-01 X\n    Expenses:A  10 USD garbage\n    Assets:B\n", .journal)
+        }
+        do { _ = try Self.read("2024-01-01 X\n    Expenses:A  10 USD garbage\n    Assets:B\n", .journal) } catch let error as Diagnostic {
+            #expect(error.line == 2 && error.column == 17 && error.message.contains("cannot read the amount '10 USD garbage'"))
+        }
+    }
+
+    @Test func includePatternsReadEveryMatchInNameOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-glob-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("parts"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, day) in [("b", "02"), ("a", "01"), ("c", "03")] {
+            try "2024-01-\(day) Part \(name)\n    Expenses:X  $1\n    Assets:Y\n".write(to: dir.appendingPathComponent("parts/data_\(name).dat"), atomically: true, encoding: .utf8)
+        }
+        let main = dir.appendingPathComponent("main.journal")
+        try "include parts/data_[ab].dat\n!include parts/*_c.dat\n".write(to: main, atomically: true, encoding: .utf8)
+        let loaded = try LedgerDocument.read(Array(try Data(contentsOf: main)), fileName: main.path, format: .journal, options: ReadOptions())
+        #expect((0..<loaded.ledger.count).map { loaded.ledger.transaction($0).merchant } == ["Part a", "Part b", "Part c"])
+        try "include parts/none_*.dat\n".write(to: main, atomically: true, encoding: .utf8)
+        #expect(throws: Diagnostic.self) {
+            try LedgerDocument.read(Array(try Data(contentsOf: main)), fileName: main.path, format: .journal, options: ReadOptions())
+        }
+    }
+
+    @Test func formatsComeFromOneList() {
+        #expect(FormatHandlers.names == ["csv", "journal", "beancount"])
+        for h in FormatHandlers.all {
+            for e in h.extensions { #expect(LedgerFormat(extensionOf: "x." + e) == h.format) }
+        }
+        #expect(LedgerFormat(sniffing: Array("2024-01-01 open Assets:Cash\n".utf8)) == .beancount)
+        #expect(LedgerFormat(sniffing: Array("2024-01-01 Shop\n  Expenses:A  $1\n  Assets:B\n".utf8)) == .journal)
+        #expect(LedgerFormat(sniffing: Array("Date,Amount\n2024-01-01,5\n".utf8)) == .csv)
+    }
+
+    @Test func jsonIsNotOpenedButSaysWhy() {
+        do {
+            _ = try LedgerDocument.read(Array("{\"transactions\": []}".utf8), fileName: "x.json", format: .json, options: ReadOptions())
+            Issue.record("read a JSON file")
+        } catch {
+            #expect(error.message.contains("tagsh does not open json files; JSON is what `export` writes"))
+        }
+    }
+}
