@@ -99,6 +99,19 @@ struct JournalHandler: TextFormatHandler {
               load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) throws(Diagnostic) -> LoadedLedger {
         try JournalFormat.read(bytes, path: path, stamp: stamp, options: options, load: load)
     }
+
+    /// A note is a comment's text, which hledger, ledger and tagsh read trimmed, on one line.
+    func refusal(_ document: LedgerDocument, changes: ChangeSet, in ledger: Ledger) -> String? {
+        var checked = Set<UInt32>()
+        for k in 0..<changes.count where changes.fields[k] == .note && changes.after[k] != 0 && checked.insert(changes.after[k]).inserted {
+            let note = ledger.notes[changes.after[k]]
+            if note.first?.isWhitespace == true || note.last?.isWhitespace == true {
+                return "a journal note cannot begin or end with a space (it is a comment's text, which hledger and ledger trim): '\(note)'"
+            }
+            if note.contains(where: { $0.isNewline }) { return "a journal note must be one line: it is written as a comment" }
+        }
+        return nil
+    }
 }
 
 struct BeancountHandler: TextFormatHandler {

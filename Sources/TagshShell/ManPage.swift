@@ -86,6 +86,15 @@ public enum ManPage {
         out += ".SH QUERIES\n"
         for (term, meaning) in HelpText.queryTerms { out += ".TP\n.B \(roff(term))\n\(roff(meaning))\n" }
         out += """
+            .SH FORMATS
+            tagsh opens a CSV export, an hledger or ledger journal, or a beancount file.
+            In a journal, tags are read from comments in hledger's form (\\fB; coffee:, trip:paris\\fR) and ledger's (\\fB; :coffee:\\fR);
+            tagsh writes each new tag, intent and note on its own indented comment line under the header
+            (\\fB; coffee:\\fR, \\fB; intent: want\\fR, \\fB; note: any text, even; this\\fR), the one spelling both hledger and ledger read.
+            A comment that starts with \\fBnote:\\fR is read to the end of its line, as ledger reads it.
+            The category is the expense or income posting's account below its top level; the top level and the file's letter case are kept.
+            In beancount, tags are \\fB#tags\\fR and intent and note are metadata.
+            What a file cannot hold (a beancount tag with \\fB:\\fR, a tag from \\fBpushtag\\fR) is refused when the command runs.
             .SH FILES
             .TP
             .I LEDGER.tagsh

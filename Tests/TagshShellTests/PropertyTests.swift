@@ -152,11 +152,11 @@ struct AnnotationProperties {
         while true {
             let c = command(&rng, count)
             switch format {
-            // Journal notes lose their outer spaces (a tag value is trimmed by hledger and ledger too).
-            case "journal" where c.contains("paid, late") || c.contains("a;b") || c.contains("Gifts, etc") || c.contains("  spaced  "):
+            // What a format cannot hold is refused when the command runs (a journal note with outer spaces, a
+            // beancount tag with ':'), and a refused command changes nothing, so only category names stay out.
+            case "journal" where c.contains("Gifts, etc"):
                 continue
-            case "beancount" where c.contains(":rome") || c.contains("Ausgaben") || c.contains("none") || c.contains("Gifts, etc")
-                || c.contains("paid, late") || c.contains("a;b") || c.contains("\"hi\"") || c.contains("tags delete") || c.contains(" ''"):
+            case "beancount" where c.contains("Gifts, etc"):
                 continue
             default:
                 return c

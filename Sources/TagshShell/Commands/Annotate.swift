@@ -83,7 +83,11 @@ extension Commands {
     static let note = Command(
         name: "note", group: .annotating, forms: [[.target, .rest("TEXT")]],
         summary: "set the note of transactions (an empty text clears it)",
-        details: "The words after TARGET are joined by spaces; quote the text to keep it exactly. `note 412 \"\"` clears the note.",
+        details: "The words after TARGET are joined by spaces; quote the text to keep it exactly. "
+            + "Any text is kept, commas, semicolons and quotes included: a journal gets it on its own comment line, `; note: TEXT`, "
+            + "which ledger and tagsh read whole (hledger up to the first comma), so there it cannot begin or end with a space; "
+            + "beancount gets metadata `note: \"TEXT\"`. "
+            + "`note 412 \"\"` clears the note.",
         examples: ["note 412 \"dinner with Anna\"", "note @ ''"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard inv.words.count >= 2 else { throw .usage("usage: \(inv.command.synopsis)", span: inv.words.first?.span) }

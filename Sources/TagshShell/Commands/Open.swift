@@ -19,7 +19,8 @@ extension Commands {
             changes, open at the prompt warns once; a second open discards them.
             """,
         options: [
-            .init("format", .choice(FormatHandlers.names), "read the file as " + FormatHandlers.names.joined(separator: ", ")),
+            .init("format", .choice(FormatHandlers.names), "read the file as " + FormatHandlers.names.dropLast().joined(separator: ", ")
+              + " or " + (FormatHandlers.names.last ?? "")),
             .init("skip-bad", "load what can be read and list the records skipped"),
             .init("date-format", .dateFormat, "how CSV dates are written, e.g. %d/%m/%Y or %d %b %Y"),
             .init("columns", .text("MAP"), "which CSV column holds what: date=1,description=Details,amount=5"),
