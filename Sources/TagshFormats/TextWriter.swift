@@ -211,7 +211,27 @@ enum JournalWriter {
                 keep.append(f.tag.name.lowercased() == "intent" && Intent(name: f.tag.value) == nil)
             }
         }
-        let additions = desired.filter { d in wantedKeys.contains(key(d.name, d.value)) }
+        var additions = desired.filter { d in wantedKeys.contains(key(d.name, d.value)) }
+
+        // A note or an intent whose value changed is rewritten where it stands, in its own spelling
+        // (`; Note: old` becomes `; Note: new`), when it is the only thing in its comment.
+        for (i, f) in found.enumerated() where !keep[i] && !f.tag.ledgerStyle {
+            let name = f.tag.name.lowercased()
+            guard name == "note" || name == "intent", let a = additions.firstIndex(where: { $0.name == name }) else { continue }
+            var chars = Array(lines[f.line])
+            guard let semicolon = f.line == 0 ? block.headerCommentStart : chars.firstIndex(of: ";"),
+                  String(chars[(semicolon + 1)...]).trimmingCharacters(in: " \t")
+                    == String(chars[f.tag.range]).trimmingCharacters(in: " \t"),
+                  let colon = chars[f.tag.range].firstIndex(of: ":") else { continue }
+            var valueStart = colon + 1
+            while valueStart < chars.count && (chars[valueStart] == " " || chars[valueStart] == "\t") { valueStart += 1 }
+            var end = chars.count
+            while end > valueStart && (chars[end - 1] == " " || chars[end - 1] == "\t") { end -= 1 }
+            chars.replaceSubrange(valueStart..<end, with: Array(additions[a].value))
+            lines[f.line] = String(chars)
+            keep[i] = true
+            additions.remove(at: a)
+        }
 
         // Remove the tags no longer wanted, right to left on each line.
         var removals: [Int: [(Range<Int>, FoundTag)]] = [:]

@@ -105,6 +105,28 @@ struct TextFormatTests {
         #expect(back == expected)
     }
 
+    /// A changed note or intent is edited where it stands, in the file's spelling, when it is alone in its comment;
+    /// undone in a second session, the file is byte-identical (ledger's tests write `; Note: ...`).
+    @Test func aChangedNoteIsEditedInPlace() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-note-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let original = "2024-01-01 Test\n    ; Note: some note value\n    ; intent:need\n    ; :a:\n    Expenses:Food  $10\n    Assets:Cash\n"
+        let file = dir.appendingPathComponent("n.journal")
+        try original.write(to: file, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.execute("open \(file.path)")
+        for c in ["note 1 'new, with; marks'", "intent 1 want", "save"] { session.execute(c) }
+        #expect(try String(contentsOf: file, encoding: .utf8)
+                == "2024-01-01 Test\n    ; Note: new, with; marks\n    ; intent:want\n    ; :a:\n    Expenses:Food  $10\n    Assets:Cash\n")
+        let second = Session(sink: sink)
+        second.execute("open \(file.path)")
+        second.execute("undo 2")
+        second.execute("save")
+        #expect(try String(contentsOf: file, encoding: .utf8) == original, "\(sink.err)")
+    }
+
     @Test func beancountEditsMatchTheGoldenFile() throws {
         let (dir, sink, _) = try run("edge.beancount", [
             "tag all +reviewed", "tag 1 -morning +trip-paris", "intent 1,4 want", "intent 2 none",
