@@ -41,7 +41,13 @@ public enum Suggester {
     /// a word of its name.
     public static func suggest(row: Int, ledger: Ledger) -> [Suggestion] {
         let merchant = ledger.merchant[row]
-        var peers = (0..<ledger.count).filter { $0 != row && ledger.merchant[$0] == merchant }
+        return suggest(row: row, ledger: ledger, peers: (0..<ledger.count).filter { ledger.merchant[$0] == merchant })
+    }
+
+    /// The same, given the rows of the transaction's merchant (an index built once, as `review` does).
+    public static func suggest(row: Int, ledger: Ledger, peers merchantRows: [Int]) -> [Suggestion] {
+        let merchant = ledger.merchant[row]
+        var peers = merchantRows.filter { $0 != row }
         var source = "\(ledger.merchants[merchant]) transactions"
         if peers.count < 2 {
             let words = significantWords(ledger.merchants[merchant])

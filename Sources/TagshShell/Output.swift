@@ -169,6 +169,32 @@ public enum TextSafety {
         return out + "…"
     }
 
+    /// Cuts a line that may hold colour (SGR `ESC [ ... m`) to at most `width` columns: the escapes take no
+    /// room, and a cut line ends with `…` and a reset, so the colour does not run on.
+    public static func truncateStyled(_ s: String, toWidth width: Int) -> String {
+        guard s.contains("\u{1B}") else { return truncate(s, toWidth: width) }
+        var visible = 0
+        var inEscape = false
+        for ch in s {
+            if inEscape { if ch == "m" { inEscape = false }; continue }
+            if ch == "\u{1B}" { inEscape = true; continue }
+            visible += TextSafety.width(of: ch)
+        }
+        if visible <= width { return s }
+        var out = ""
+        var w = 0
+        inEscape = false
+        for ch in s {
+            if inEscape { out.append(ch); if ch == "m" { inEscape = false }; continue }
+            if ch == "\u{1B}" { inEscape = true; out.append(ch); continue }
+            let cw = TextSafety.width(of: ch)
+            if w + cw > width - 1 { break }
+            out.append(ch)
+            w += cw
+        }
+        return out + "…\u{1B}[0m"
+    }
+
     /// Pads to `width` columns on the right (or left when `alignRight`).
     public static func pad(_ s: String, _ width: Int, alignRight: Bool = false) -> String {
         let w = displayWidth(s)

@@ -92,6 +92,28 @@ public final class Session {
         printer.quiet = loading == .sidecar
     }
 
+    /// The terminal, for interactive commands (`review`); nil in scripts, tests and pipes.
+    public var console: Console?
+
+    /// Runs a line with its output and its errors collected instead of printed (an interactive
+    /// loop shows them in its status line): the status, standard output, and errors.
+    func executeCaptured(_ line: String) -> (Status, String, String) {
+        let errors = BufferSink()
+        let capture = CaptureSink(errors: errors)
+        let outer = redirect
+        redirect = capture
+        capturedErrors = errors
+        defer { redirect = outer; capturedErrors = nil }
+        let status = execute(line)
+        return (status, capture.text, errors.err)
+    }
+
+    /// Where errors go while `executeCaptured` runs.
+    var capturedErrors: BufferSink?
+
+    /// Hands buffered output to the terminal (before waiting for a key).
+    func sinkFlush() { sink.flush() }
+
     /// Where output goes while a command's output is redirected to a file.
     var redirect: CaptureSink? { didSet { updateStyle() } }
 
@@ -234,7 +256,7 @@ public final class Session {
 
     func report(_ error: ShellError, line: String, origin: (file: String, line: Int)?) {
         let d = error.diagnostic(line: line)
-        sink.write(DiagnosticRenderer.render(d, style: style, origin: origin), to: .err)
+        (capturedErrors ?? sink).write(DiagnosticRenderer.render(d, style: style, origin: origin), to: .err)
     }
 
     func run(_ line: String) throws(ShellError) -> Status {

@@ -32,8 +32,8 @@ public final class LineEditor {
     let el: OpaquePointer
     let hist: OpaquePointer
     let historyPath: String?
-    let prompt: () -> String
-    let complete: (_ textBeforeCursor: String) -> CompletionOffer
+    var prompt: () -> String
+    var complete: (_ textBeforeCursor: String) -> CompletionOffer
     var promptBuffer: UnsafeMutablePointer<CChar>?
     /// The line and cursor of the last Tab, so a second Tab lists the matches.
     var lastTab: (text: String, count: Int)?
@@ -85,6 +85,17 @@ public final class LineEditor {
         var line = String(cString: cLine)
         if line.hasSuffix("\n") { line.removeLast() }
         return .line(line)
+    }
+
+    /// Reads one line after another prompt, with another completion (an interactive loop's question);
+    /// the shell's prompt and completion come back after it. Nil when cancelled (Ctrl-C, Ctrl-D).
+    public func readLine(prompt other: String, complete otherComplete: @escaping (String) -> CompletionOffer) -> String? {
+        let (savedPrompt, savedComplete) = (prompt, complete)
+        prompt = { other }
+        complete = otherComplete
+        defer { prompt = savedPrompt; complete = savedComplete }
+        if case .line(let l) = readLine() { return l }
+        return nil
     }
 
     /// Adds a line to the history and saves the history file.

@@ -212,6 +212,7 @@ struct TagshCLI: ParsableCommand {
                 let r = completer.complete(text)
                 return CompletionOffer(replacing: r.replacing, candidates: r.candidates)
             })
+        session.console = TerminalConsole(editor: editor, sink: sink)
         if let ledger = session.ledger, let file = session.file {
             sink.write("tagsh \(TagshVersion.string): \(file.displayName), \(ledger.count) transactions. `help` lists the commands; Ctrl-D quits.\n", to: .out)
         } else {

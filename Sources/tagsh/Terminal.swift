@@ -78,3 +78,60 @@ final class StandardSink: OutputSink {
         }
     }
 }
+
+/// The session's console on a real terminal: single keys in raw mode, prompts
+/// through the shell's own line editor (with Tab completion), `$VISUAL` /
+/// `$EDITOR` for long text. Output the session buffered is shown before each wait.
+final class TerminalConsole: Console {
+    let editor: LineEditor
+    let sink: StandardSink
+
+    init(editor: LineEditor, sink: StandardSink) {
+        self.editor = editor
+        self.sink = sink
+    }
+
+    var size: (columns: Int, rows: Int) { KeyReader.size() }
+    var redraws: Bool { true }
+
+    func readKey() -> Key {
+        sink.flush()
+        switch KeyReader.readKey() {
+        case .character(" "): return .space
+        case .character(let c): return .character(c)
+        case .enter: return .enter
+        case .backspace: return .backspace
+        case .escape: return .escape
+        case .tab: return .tab
+        case .interrupt: return .interrupt
+        case .endOfInput: return .endOfInput
+        case .up: return .up
+        case .down: return .down
+        case .left: return .left
+        case .right: return .right
+        }
+    }
+
+    func readLine(prompt: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String? {
+        sink.flush()
+        return editor.readLine(prompt: prompt) { text in
+            let r = complete(text)
+            return CompletionOffer(replacing: r.replacing, candidates: r.candidates)
+        }
+    }
+
+    func edit(_ text: String) -> String? {
+        sink.flush()
+        let env = ProcessInfo.processInfo.environment
+        let program = env["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
+        let path = NSTemporaryDirectory() + "tagsh-note-\(getpid()).txt"
+        guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8)) else { return nil }
+        defer { unlink(path) }
+        // The editor is a shell command ($EDITOR may hold options); the path is quoted for the shell.
+        let status = system(program + " '" + path.replacingOccurrences(of: "'", with: "'\\''") + "'")
+        guard status == 0, let data = FileManager.default.contents(atPath: path) else { return nil }
+        var edited = String(decoding: data, as: UTF8.self)
+        while edited.hasSuffix("\n") { edited.removeLast() }
+        return edited
+    }
+}

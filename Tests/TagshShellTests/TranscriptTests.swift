@@ -9,6 +9,8 @@ let workingFolderLock = NSLock()
 /// `$ COMMAND` runs COMMAND through `Session.execute`; the lines after it,
 /// up to the next `$`, are the output expected (stdout and stderr as
 /// written). Lines starting with `#` before the first command are comments.
+/// A line `< KEYS` gives the next command a scripted console (`review`'s keys and prompt answers, as
+/// `ScriptedConsole` reads them: `w n <Space> <Backspace> + "cof\t" q`); `<60 KEYS` makes the screen 60 columns wide.
 /// The session starts with no ledger, colour off and tables 100 columns wide;
 /// the working folder is a fresh temporary one holding copies of the CSV
 /// fixtures, so `open`, `save` and `export` work on real files.
@@ -62,12 +64,19 @@ struct TranscriptTests {
         var actual = ""
         var seenCommand = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("$ ") {
+            if line.hasPrefix("<"), let space = line.firstIndex(of: " "), line.dropFirst().prefix(while: \.isNumber).count == line.distance(from: line.index(after: line.startIndex), to: space) {
+                // Keys and lines for the next command's console (`review`), as `ScriptedConsole` reads them;
+                // `<60 KEYS` gives the console 60 columns (default 100).
+                let columns = Int(line[line.index(after: line.startIndex)..<space]) ?? 100
+                session.console = ScriptedConsole(String(line[line.index(after: space)...]), columns: columns)
+                actual += line + "\n"
+            } else if line.hasPrefix("$ ") {
                 seenCommand = true
                 let command = String(line.dropFirst(2))
                 actual += line + "\n"
                 sink.reset()
                 session.execute(command)
+                session.console = nil
                 actual += sink.combined
             } else if !seenCommand {
                 actual += line + "\n"

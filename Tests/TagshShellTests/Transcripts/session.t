@@ -41,6 +41,7 @@ Annotating
   intent      set why money was spent (none clears it)
   category    set the category of transactions, or create, delete or rename a custom category
   note        set the note of transactions (an empty text clears it)
+  review      triage transactions one at a time, with single keys
 
 Rules and suggestions
   rule        define or replace a rule; show or delete one
