@@ -32,6 +32,7 @@ struct BadCommandTests {
         "preview": ["preview", "preview nosuch", "preview desc:x => colour red"],
         "apply": ["apply nosuch", "apply", "apply --all x"],
         "suggest": ["suggest", "suggest 0", "suggest x y"],
+        "review": ["review", "review desc:x", "review --sort size", "review date:notadate"],
         "undo": ["undo x", "undo", "undo 0"],
         "redo": ["redo 0", "redo", "redo x"],
         "history": ["history x"],

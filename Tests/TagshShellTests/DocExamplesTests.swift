@@ -221,8 +221,11 @@ struct DocExamplesTests {
                 try "tag 1 +recovered\n".write(toFile: "checking.csv.tagsh-recover", atomically: true, encoding: .utf8)
                 try #require(session.execute("open checking.csv") == .ok)
             }
+            // review needs a console: each example runs with one that leaves at once (q).
+            if name == "review" { session.console = ScriptedConsole("q q q") }
             for example in command.examples {
                 sink.reset()
+                if name == "review" { session.console = ScriptedConsole("q") }
                 #expect(session.execute(example) != .failed(1) && session.execute("count") == .ok,
                         "help \(name): `\(example)` failed: \(sink.err)")
             }
