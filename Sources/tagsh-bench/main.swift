@@ -53,6 +53,27 @@ for command in commands {
     let start = clock.now
     // `complete:TEXT` times one Tab: the completion of TEXT (the cursor at its end).
     var status = Session.Status.ok
+    if command.hasPrefix("review:") {
+        // `review:N:QUERY` times one key of `review QUERY` (Space: the next transaction drawn), the mean of N keys,
+        // after the loop's start (its merchant index and first screen), which `review:0:QUERY` times alone.
+        let parts = command.split(separator: ":", maxSplits: 2).map(String.init)
+        let keys = Int(parts[1]) ?? 0
+        if keys > 0 {
+            session.console = ScriptedConsole("q")
+            session.execute("review " + parts[2])
+        }
+        let startOnly = clock.now - start
+        session.console = ScriptedConsole(Array(repeating: "<Space>", count: keys).joined(separator: " ") + " q")
+        sink.reset()
+        let keysStart = clock.now
+        status = session.execute("review " + parts[2])
+        let elapsed = (clock.now - keysStart) - (keys > 0 ? startOnly : .zero)
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let label = String(command.prefix(34)).padding(toLength: 34, withPad: " ", startingAt: 0)
+        let m = memory()
+        print(label + String(format: "%8.2f %8d %8d", ms / Double(max(1, keys)), m.rss, m.peak) + (status == .ok ? "" : "  FAILED: " + sink.err))
+        continue
+    }
     if command == "warm" {
         // What the prompt does after each command: rebuild the completion lists.
         _ = session.completionData()
