@@ -34,9 +34,9 @@ public enum Key: Equatable, Sendable {
 public protocol Console: AnyObject {
     /// Waits for one key press (no Enter needed).
     func readKey() -> Key
-    /// Reads a line after `prompt`, with Tab completing through `complete` (the text before the cursor → what to
-    /// replace and the candidates); nil when cancelled (Ctrl-C, Esc, Ctrl-D).
-    func readLine(prompt: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String?
+    /// Reads a line after `prompt`, starting from `initial` (the text to edit), with Tab completing through
+    /// `complete` (the text before the cursor → what to replace and the candidates); nil when cancelled (Ctrl-C, Ctrl-D).
+    func readLine(prompt: String, initial: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String?
     /// Columns and rows of the screen.
     var size: (columns: Int, rows: Int) { get }
     /// Whether screens are drawn in place on a real terminal (else each screen follows the last).
@@ -113,7 +113,8 @@ public final class ScriptedConsole: Console {
         return .endOfInput
     }
 
-    public func readLine(prompt: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String? {
+    /// The answer replaces `initial` (a script gives the whole line).
+    public func readLine(prompt: String, initial: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String? {
         guard let first = events.first, case .line(let script) = first else { return nil }
         events.removeFirst()
         // Tab completes what is before it, as the line editor does with one candidate (or the common prefix).

@@ -89,11 +89,13 @@ public final class LineEditor {
 
     /// Reads one line after another prompt, with another completion (an interactive loop's question);
     /// the shell's prompt and completion come back after it. Nil when cancelled (Ctrl-C, Ctrl-D).
-    public func readLine(prompt other: String, complete otherComplete: @escaping (String) -> CompletionOffer) -> String? {
+    public func readLine(prompt other: String, initial: String = "", complete otherComplete: @escaping (String) -> CompletionOffer) -> String? {
         let (savedPrompt, savedComplete) = (prompt, complete)
         prompt = { other }
         complete = otherComplete
         defer { prompt = savedPrompt; complete = savedComplete }
+        // The text to edit, as if typed.
+        if !initial.isEmpty { el_push(el, initial) }
         if case .line(let l) = readLine() { return l }
         return nil
     }

@@ -112,9 +112,9 @@ final class TerminalConsole: Console {
         }
     }
 
-    func readLine(prompt: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String? {
+    func readLine(prompt: String, initial: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String? {
         sink.flush()
-        return editor.readLine(prompt: prompt) { text in
+        return editor.readLine(prompt: prompt, initial: initial) { text in
             let r = complete(text)
             return CompletionOffer(replacing: r.replacing, candidates: r.candidates)
         }

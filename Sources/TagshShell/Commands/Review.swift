@@ -142,7 +142,7 @@ struct ReviewLoop {
         case .addTags, .removeTags:
             let add = { if case .addTags = action { return true } else { return false } }()
             let tags = session.ledger.map { l in add ? (session.completionData()?.tags ?? []) : l.tagNames(row) } ?? []
-            guard let text = console.readLine(prompt: add ? "add tags: +" : "remove tags: -", complete: ReviewLoop.completer(tags)) else {
+            guard let text = console.readLine(prompt: add ? "add tags: +" : "remove tags: -", initial: "", complete: ReviewLoop.completer(tags)) else {
                 status = "cancelled"
                 return
             }
@@ -152,7 +152,7 @@ struct ReviewLoop {
             if run("tag \(id) \(arguments)") { decision = ("tag", arguments, names.map { (add ? "+" : "-") + $0 }.joined(separator: ", ")) }
         case .category:
             let names = session.completionData()?.categories ?? []
-            guard let text = console.readLine(prompt: "category: ", complete: ReviewLoop.completer(names)), !text.trimmingCharacters(in: " ").isEmpty else {
+            guard let text = console.readLine(prompt: "category: ", initial: "", complete: ReviewLoop.completer(names)), !text.trimmingCharacters(in: " ").isEmpty else {
                 status = "cancelled"
                 return
             }
@@ -164,7 +164,9 @@ struct ReviewLoop {
             }
             if run("category \(id) \(Lexer.quote(name))") { decision = ("category", Lexer.quote(name), "category \(Lexer.quote(name))") }
         case .note:
-            guard let text = console.readLine(prompt: "note: ", complete: { _ in (0, []) }) else { status = "cancelled"; return }
+            let current = session.ledger.map { l in l.note[row] == 0 ? "" : l.notes[l.note[row]] } ?? ""
+            guard let text = console.readLine(prompt: "note: ", initial: current, complete: { _ in (0, []) }) else { status = "cancelled"; return }
+            if text == current { status = "note unchanged"; return }
             _ = run("note \(id) \(Lexer.quote(text))")
         case .editNote:
             let current = session.ledger.map { l in l.note[row] == 0 ? "" : l.notes[l.note[row]] } ?? ""
