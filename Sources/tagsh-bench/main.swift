@@ -56,7 +56,7 @@ for command in commands {
     if command.hasPrefix("review:") {
         // `review:N:QUERY` times one key of `review QUERY` (Space: the next transaction drawn), the mean of N keys,
         // after the loop's start (its merchant index and first screen), which `review:0:QUERY` times alone.
-        let parts = command.split(separator: ":", maxSplits: 2).map(String.init)
+        let parts = command.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         let keys = Int(parts[1]) ?? 0
         if keys > 0 {
             session.console = ScriptedConsole("q")
