@@ -119,7 +119,13 @@ extension Session {
     }
 
     private func forward(_ step: Step) {
-        if !step.changes.isEmpty { ledger?.apply(step.changes) }
+        if !step.changes.isEmpty {
+            ledger?.apply(step.changes)
+            if suggestIndex != nil, let l = ledger {
+                let c = step.changes
+                for k in 0..<c.count { suggestIndex?.update(row: Int(c.rows[k]), field: c.fields[k], before: c.before[k], after: c.after[k], ledger: l) }
+            }
+        }
         for edit in step.rules {
             switch (edit.before, edit.after) {
             case (nil, let rule?): rules.insert(rule, at: min(edit.index, rules.count))
@@ -142,7 +148,15 @@ extension Session {
             case (nil, nil): break
             }
         }
-        if !step.changes.isEmpty { ledger?.revert(step.changes) }
+        if !step.changes.isEmpty {
+            ledger?.revert(step.changes)
+            if suggestIndex != nil, let l = ledger {
+                let c = step.changes
+                for k in (0..<c.count).reversed() {
+                    suggestIndex?.update(row: Int(c.rows[k]), field: c.fields[k], before: c.after[k], after: c.before[k], ledger: l)
+                }
+            }
+        }
         changed(step)
     }
 

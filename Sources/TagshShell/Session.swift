@@ -92,6 +92,26 @@ public final class Session {
         printer.quiet = loading == .sidecar
     }
 
+    /// The suggestion counts of the open ledger: built at the first suggestion, then kept current by every
+    /// change, undo and redo (`Session.forward` / `backward`).
+    var suggestIndex: SuggestIndex?
+
+    /// Scored suggestions for one row at the threshold (default: the `suggest-threshold` setting).
+    public func suggestions(row: Int, threshold: Double? = nil, fields: Set<SuggestIndex.Field> = Set(SuggestIndex.Field.allCases))
+        -> [ScoredSuggestion]
+    {
+        guard let ledger else { return [] }
+        if suggestIndex == nil { suggestIndex = SuggestIndex(ledger: ledger) }
+        return suggestIndex!.suggest(row: row, ledger: ledger, threshold: threshold ?? settings.suggestThreshold, fields: fields)
+    }
+
+    /// The best candidate per field whatever its confidence (what `suggest ID` shows when it abstains).
+    public func bestCandidates(row: Int) -> [ScoredSuggestion] {
+        guard let ledger else { return [] }
+        if suggestIndex == nil { suggestIndex = SuggestIndex(ledger: ledger) }
+        return SuggestIndex.Field.allCases.compactMap { suggestIndex!.candidates(row: row, field: $0, ledger: ledger).first }
+    }
+
     /// The terminal, for interactive commands (`review`); nil in scripts, tests and pipes.
     public var console: Console?
 
@@ -408,6 +428,7 @@ public final class Session {
     }
 
     func install(_ loaded: LoadedLedger, file: OpenFile) {
+        suggestIndex = nil
         if pendingRecovery == nil { removeJournal() }
         journalFile = nil
         pendingRecovery = nil

@@ -9,6 +9,8 @@ public struct Settings: Sendable, Equatable {
     public var color: ColorMode = .auto
     /// Table width in columns; nil follows the terminal.
     public var width: Int?
+    /// Suggestions below this confidence are not made (chosen from `suggest --backtest` on the demo and generated ledgers).
+    public var suggestThreshold = 0.8
 
     public init() {}
 
@@ -19,10 +21,17 @@ public struct Settings: Sendable, Equatable {
             ("sample", String(sample), "how many changed transactions preview shows (1-10000)"),
             ("color", color.rawValue, "colour output: auto (on a terminal), always or never"),
             ("width", width.map(String.init) ?? "auto", "table width in columns, or auto to follow the terminal"),
+            ("suggest-threshold", Settings.decimal(suggestThreshold), "the confidence below which nothing is suggested (0-1)"),
         ]
     }
 
     public static var names: [String] { Settings().all.map(\.name) }
+
+    /// 0.8 → "0.80".
+    public static func decimal(_ p: Double) -> String {
+        let hundredths = Int((p * 100).rounded())
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+    }
 
     /// Sets one option from its text value; returns a message when refused.
     public mutating func set(_ name: String, _ value: String) -> String? {
@@ -40,6 +49,9 @@ public struct Settings: Sendable, Equatable {
             if value.lowercased() == "auto" { width = nil; return nil }
             guard let n = Int(value), (20...1000).contains(n) else { return "width takes auto or a whole number from 20 to 1000" }
             width = n
+        case "suggest-threshold":
+            guard let p = Double(value), p >= 0, p <= 1 else { return "suggest-threshold takes a number from 0 to 1, such as 0.8" }
+            suggestThreshold = p
         default:
             return "unknown setting '\(name)' (settings: \(Settings.names.joined(separator: ", ")))"
         }
