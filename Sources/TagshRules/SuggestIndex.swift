@@ -1,13 +1,20 @@
 import TagshModel
 
-/// A suggestion with how sure it is: the confidence is the share of the
-/// evidence that agrees, with one unseen disagreement added (`c / (n + 1)`),
-/// so 3 of 3 is 0.75 and 14 of 16 is 0.82; evidence from merchants alike
-/// but not the same counts for less.
+/// A suggestion with how sure it is: the share of the evidence that agrees,
+/// with two transactions' worth of prior evidence at the field's usual
+/// consistency in this ledger (`(c + 2q) / (n + 2)`), so 3 of 3 means more for
+/// categories, which merchants rarely vary on, than for intents; evidence from
+/// merchants alike but not the same counts for less.
 public struct ScoredSuggestion: Sendable, Equatable {
     public var value: Suggestion.Value
     public var confidence: Double
     public var evidence: String
+
+    public init(value: Suggestion.Value, confidence: Double, evidence: String) {
+        self.value = value
+        self.confidence = confidence
+        self.evidence = evidence
+    }
 
     /// The command that would apply it to transaction `id`.
     public func command(for id: Int) -> String { Suggestion(value: value, count: 0, of: 0, reason: "").command(for: id) }
@@ -44,12 +51,22 @@ public struct SuggestIndex: Sendable {
     var wordIDs: [String: UInt32] = [:]
     var wordNames: [String] = []
 
+    /// Per field, over merchants: the transactions that agree with their merchant's most common value, and all
+    /// transactions with a value; kept as counts change, so the field's consistency is always current.
+    var agree = [0, 0, 0], agreeTotal = [0, 0, 0]
+
+    /// How consistent merchants are in a field (with little history, as consistent as not).
+    func consistency(_ field: Field) -> Double { (Double(agree[field.rawValue]) + 1) / (Double(agreeTotal[field.rawValue]) + 2) }
+
     public init() {}
 
     /// The index of every transaction of `ledger` (or of `rows`).
     public init(ledger: Ledger, rows: [Int]? = nil) {
         for r in rows ?? Array(0..<ledger.count) { add(r, ledger: ledger) }
     }
+
+    /// How much the field's consistency counts, as that many transactions of prior evidence.
+    static let priorWeight = 2.0
 
     // MARK: - keys
 
@@ -97,8 +114,13 @@ public struct SuggestIndex: Sendable {
         let (alike, words) = keys(of: merchant, in: ledger)
         func bump(_ level: Level, _ key: UInt32) {
             var t = tallies[level.rawValue][key] ?? [Tally(), Tally(), Tally()]
+            let before = level == .merchant ? t[field.rawValue].values.values.max() ?? 0 : 0
             t[field.rawValue].total += sign
             for v in values { t[field.rawValue].values[v, default: 0] += sign }
+            if level == .merchant {
+                agree[field.rawValue] += (t[field.rawValue].values.values.max() ?? 0) - before
+                agreeTotal[field.rawValue] += sign
+            }
             tallies[level.rawValue][key] = t
         }
         bump(.merchant, merchant)
@@ -139,6 +161,7 @@ public struct SuggestIndex: Sendable {
     /// Every candidate for one field, best first (tags: every tag most of the evidence carries).
     /// `inIndex`: whether the row's own values are counted in the index (so they are taken out here).
     public mutating func candidates(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true) -> [ScoredSuggestion] {
+        let prior = consistency(field)
         let merchant = ledger.merchant[row]
         let own = inIndex ? SuggestIndex.values(field, row: row, ledger: ledger) : []
         let (alike, words) = keys(of: merchant, in: ledger)
@@ -146,11 +169,11 @@ public struct SuggestIndex: Sendable {
         let alikeName = TagshModelText.clean(alikeDisplay[Int(alike)])
         var levels: [(Level, UInt32, Double, (Int, Int) -> String)] = [
             (.merchant, merchant, 1.0, { c, n in "\(c) of \(n) \(name) transactions" }),
-            (.alike, alike, 0.95, { c, n in "\(c) of \(n) transactions of merchants named like \(alikeName) (numbers aside)" }),
+            (.alike, alike, 0.9, { c, n in "\(c) of \(n) transactions of merchants named like \(alikeName) (numbers aside)" }),
         ]
         for w in words {
             let word = wordNames[Int(w)]
-            levels.append((.word, w, 0.85, { c, n in "\(c) of \(n) transactions of merchants with '\(word)' in the name" }))
+            levels.append((.word, w, 0.75, { c, n in "\(c) of \(n) transactions of merchants with '\(word)' in the name" }))
         }
         var best: [UInt32: ScoredSuggestion] = [:]
         for (level, key, weight, say) in levels {
@@ -163,7 +186,9 @@ public struct SuggestIndex: Sendable {
             guard tally.total >= 2 else { continue }
             for (v, c) in tally.values where c >= 2 && !own.contains(v) {
                 guard let value = value(field, v, ledger: ledger) else { continue }
-                let confidence = weight * Double(c) / Double(tally.total + 1)
+                // The share that agrees, with the field's usual consistency as prior evidence: 3 of 3 is
+                // near-certain for a field merchants never vary on, and much less for one they often do.
+                let confidence = weight * (Double(c) + SuggestIndex.priorWeight * prior) / (Double(tally.total) + SuggestIndex.priorWeight)
                 if let have = best[v], have.confidence >= confidence { continue }
                 best[v] = ScoredSuggestion(value: value, confidence: confidence, evidence: say(c, tally.total))
             }
@@ -251,4 +276,58 @@ public struct SuggestIndex: Sendable {
 /// Ledger text made safe to quote in evidence (no control characters).
 enum TagshModelText {
     static func clean(_ s: String) -> String { String(s.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)) }
+}
+
+extension SuggestIndex {
+    /// What accepting every suggestion at or above `minConfidence` on `rows` would change, as a plan `preview`
+    /// renders and `apply` commits as one step. Transactions that cannot take a category are left out of that
+    /// field; tags that would go over `maxTags` are listed in `overflow`. New tag sets are interned into `ledger`.
+    public mutating func plan(ledger: inout Ledger, rows: [Int], minConfidence: Double, fields: Set<Field>, maxTags: Int) -> Plan {
+        var plan = Plan(rules: [Rule(name: "suggestions", queryText: "", query: .all, actions: [])])
+        plan.matched = rows.count
+        var deltaIndex: [ChangeSet.Field: [String: Int]] = [:]
+        func delta(_ f: ChangeSet.Field, _ text: String) {
+            if let i = deltaIndex[f]?[text] { plan.deltas[f]![i].1 += 1 } else {
+                deltaIndex[f, default: [:]][text] = plan.deltas[f, default: []].count
+                plan.deltas[f, default: []].append((text, 1))
+            }
+        }
+        for row in rows.sorted() {
+            var changed = false
+            var addTags: [UInt32] = []
+            for s in suggest(row: row, ledger: ledger, threshold: minConfidence, fields: fields) {
+                switch s.value {
+                case .category(let name):
+                    guard let id = ledger.categories.id(of: name), ledger.category[row] != id,
+                          ledger.categoryRefusal(row, setting: id) == nil else { continue }
+                    let before = ledger.category[row]
+                    plan.changes.record(row: row, field: .category, before: before, after: id)
+                    delta(.category, (before == 0 ? "none" : ledger.categories[before].name) + " → " + name)
+                    changed = true
+                case .intent(let i):
+                    let before = ledger.intent[row]
+                    guard before != i.rawValue else { continue }
+                    plan.changes.record(row: row, field: .intent, before: UInt32(before), after: UInt32(i.rawValue))
+                    delta(.intent, (Intent(rawValue: before).map { "\($0)" } ?? "none") + " → \(i)")
+                    changed = true
+                case .tag(let t):
+                    if let id = ledger.tags.id(of: t) { addTags.append(id) }
+                }
+            }
+            if !addTags.isEmpty {
+                let before = ledger.tagSet[row]
+                let ids = ledger.tagSets[before] + addTags.filter { !ledger.tagSets[before].contains($0) }
+                if ids.count > maxTags {
+                    plan.overflow.append(row + 1)
+                } else if ids.count > ledger.tagSets[before].count {
+                    plan.changes.record(row: row, field: .tags, before: before, after: ledger.tagSets.intern(ids))
+                    for t in addTags { delta(.tags, "+" + ledger.tags[t]) }
+                    changed = true
+                }
+            }
+            if changed { plan.changedRows.append(row) }
+        }
+        plan.stats = [Plan.RuleStats(name: "suggestions", matched: rows.count, sets: [:])]
+        return plan
+    }
 }

@@ -93,14 +93,80 @@ struct SuggestionTests {
         session.openDemo()
         let ledger = try #require(session.ledger)
         let row = try #require((0..<ledger.count).first {
-            ledger.merchants[ledger.merchant[$0]].hasPrefix("STARBUCKS") && ledger.tagSet[$0] == 0 && ledger.category[$0] == 0
+            ledger.merchants[ledger.merchant[$0]].hasPrefix("STARBUCKS 1234") && ledger.tagSet[$0] == 0 && ledger.category[$0] == 0
         })
-        let s = Suggester.suggest(row: row, ledger: ledger)
+        let s = session.suggestions(row: row, threshold: 0.5)
         #expect(s.contains { $0.value == .tag("coffee") })
         #expect(s.contains { if case .category(let c) = $0.value { return ["Food", "Coffee"].contains(c) } else { return false } })
-        #expect(s.allSatisfy { $0.count * 2 >= $0.of && $0.count >= 2 })
         let netflix = try #require((0..<ledger.count).first { ledger.merchants[ledger.merchant[$0]] == "NETFLIX.COM" && ledger.tagSet[$0] == 0 })
-        #expect(Suggester.suggest(row: netflix, ledger: ledger).contains { $0.value == .tag("subscription") })
+        #expect(session.suggestions(row: netflix, threshold: 0.5).contains { $0.value == .tag("subscription") })
+    }
+
+    /// The evidence and confidence are pinned: the share that agrees, with two transactions' worth of the
+    /// field's consistency as prior; merchants alike count ×0.9, a shared word ×0.75; nothing below the threshold.
+    @Test func confidenceEvidenceAndAbstention() throws {
+        var l = Ledger()
+        func add(_ merchant: String, _ category: String?, _ intent: Intent? = nil) {
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: l.merchants.intern(merchant), amount: Amount(units: -5, scale: 0),
+                     currency: 0, account: 0, intent: intent, category: category.map { l.categories.intern($0) } ?? 0, tagSet: 0, note: 0)
+        }
+        for _ in 0..<3 { add("CAFE 12", "Food", .want) }
+        add("CAFE 12", nil)                  // row 3: the merchant's own history, 3 of 3
+        add("CAFE 99", nil)                  // row 4: a merchant alike (numbers aside)
+        add("CAFE ROMA", nil)                // row 5: a shared word only
+        add("HARDWARE", nil)                 // row 6: nothing
+        var index = SuggestIndex(ledger: l)
+        let own = index.suggest(row: 3, ledger: l, threshold: 0)
+        // Every category agrees with its merchant's most common one: consistency (3 + 1) / (3 + 2) = 0.8.
+        #expect(own.first { if case .category = $0.value { true } else { false } }
+                == ScoredSuggestion(value: .category("Food"), confidence: (3 + 2 * 0.8) / 5, evidence: "3 of 3 CAFE 12 transactions"))
+        let alike = index.suggest(row: 4, ledger: l, threshold: 0, fields: [.category])
+        #expect(alike == [ScoredSuggestion(value: .category("Food"), confidence: 0.9 * (3 + 2 * 0.8) / 5,
+                                           evidence: "3 of 3 transactions of merchants named like CAFE (numbers aside)")])
+        let word = index.suggest(row: 5, ledger: l, threshold: 0, fields: [.category])
+        #expect(word == [ScoredSuggestion(value: .category("Food"), confidence: 0.75 * (3 + 2 * 0.8) / 5,
+                                          evidence: "3 of 3 transactions of merchants with 'cafe' in the name")])
+        #expect(index.suggest(row: 6, ledger: l, threshold: 0).isEmpty)
+        // Abstention: at the default threshold the word-level guess (0.69) is not made; the merchant's own is (0.92).
+        #expect(index.suggest(row: 5, ledger: l, threshold: Settings().suggestThreshold).isEmpty)
+        #expect(!index.suggest(row: 3, ledger: l, threshold: Settings().suggestThreshold).isEmpty)
+    }
+
+    /// The index follows every change, undo and redo: a suggestion reflects the annotation just made.
+    @Test func theIndexFollowsTheChangePath() throws {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        let ledger = try #require(session.ledger)
+        let rows = (0..<ledger.count).filter { ledger.merchants[ledger.merchant[$0]] == "NETFLIX.COM" }
+        try #require(rows.count >= 4)
+        _ = session.suggestions(row: rows[0])       // builds the index
+        session.execute("category new Streaming")
+        session.execute("category " + rows.dropFirst().map { String($0 + 1) }.joined(separator: ",") + " Streaming")
+        #expect(session.suggestions(row: rows[0], fields: [.category]).first?.value == .category("Streaming"))
+        session.execute("undo")
+        #expect(session.suggestions(row: rows[0], fields: [.category]).first?.value != .category("Streaming"))
+        session.execute("redo")
+        #expect(session.suggestions(row: rows[0], fields: [.category]).first?.value == .category("Streaming"))
+        // The same as an index built afresh.
+        var fresh = SuggestIndex(ledger: session.ledger!)
+        #expect(fresh.suggest(row: rows[0], ledger: session.ledger!, threshold: 0) == session.suggestions(row: rows[0], threshold: 0))
+    }
+
+    /// `apply suggestions` is one undo step and changes exactly what `preview suggestions` shows.
+    @Test func applySuggestionsIsOneStep() throws {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        session.execute("preview suggestions --fields category")
+        let shown = sink.out
+        let changed = try #require(shown.split(separator: "\n").first { $0.hasPrefix("matches") }).split(separator: " ")[3]
+        sink.reset()
+        #expect(session.execute("apply") == .ok)
+        #expect(sink.err.contains("apply suggestions [category \(changed)]: \(changed) transactions changed"), "\(sink.err)")
+        #expect(session.steps.count == 1)
+        session.execute("undo")
+        #expect(session.execute("count cat:none") == .ok)
     }
 
     @Test func suggestedRulesPreviewWhatTheyClaim() throws {

@@ -131,8 +131,7 @@ struct ReviewLoop {
         case .intent(let i):
             if run("intent \(id) \(i)") { decision = ("intent", "\(i)", "intent \(i)"); next() }
         case .accept:
-            guard let ledger = session.ledger else { return }
-            let suggestions = Suggester.suggest(row: row, ledger: ledger, peers: byMerchant[ledger.merchant[row]] ?? [])
+            let suggestions = session.suggestions(row: row)
             if suggestions.isEmpty { status = "nothing to accept: no suggestion"; next(); return }
             var steps = 0
             for s in suggestions where runCounted(s.command(for: id)) { steps += 1 }
@@ -305,10 +304,12 @@ struct ReviewLoop {
                      + p.tags.map { "  #" + TextSafety.sanitize($0) }.joined())
             }
         }
-        let suggestions = Suggester.suggest(row: row, ledger: ledger, peers: byMerchant[ledger.merchant[row]] ?? [])
+        let suggestions = session.suggestions(row: row)
         if !suggestions.isEmpty {
             line(style.dim("suggested (Enter accepts)"))
-            for s in suggestions.prefix(4) { line("  " + TextSafety.pad(s.label, 18) + "  " + TextSafety.sanitize(s.reason)) }
+            for s in suggestions.prefix(4) {
+                line("  " + TextSafety.pad(s.label, 18) + "  " + Settings.decimal(s.confidence) + "  " + TextSafety.sanitize(s.evidence))
+            }
         }
         // The keys that fit the width, most used first.
         var footer = ""
@@ -347,16 +348,5 @@ struct ReviewLoop {
             out.append(c)
         }
         return out
-    }
-}
-
-extension Suggestion {
-    /// How the suggestion reads on the review screen.
-    var label: String {
-        switch value {
-        case .tag(let t): "+" + TextSafety.sanitize(t)
-        case .category(let c): "category " + TextSafety.sanitize(c)
-        case .intent(let i): "intent \(i)"
-        }
     }
 }

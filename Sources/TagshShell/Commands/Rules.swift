@@ -96,7 +96,7 @@ extension Commands {
     }
 
     static let preview = Command(
-        name: "preview", group: .rules, forms: [[.rule(many: true)], [.query, .keyword("=>"), .actions]],
+        name: "preview", group: .rules, forms: [[.rule(many: true)], [.query, .keyword("=>"), .actions], [.keyword("suggestions"), .optional([.query])]],
         summary: "show exactly what rules would change, changing nothing",
         details: """
             Prints how many transactions match and how many would change, the change per field \
@@ -104,37 +104,63 @@ extension Commands {
             after (5 by default, `set sample N`, --limit N, --all), and the transactions that would exceed \
             max-tags. With several rules: what each sets, and where a later rule overrides an earlier one. \
             Rules are applied in the order given; a later rule's category, intent or note replaces an earlier \
-            one's, and tag changes add up.
+            one's, and tag changes add up. `preview suggestions [QUERY]` shows what accepting every suggestion \
+            at or above --min-confidence (default: suggest-threshold) would change, for --fields (default \
+            intent,category,tags).
             """,
-        options: [.init("limit", .integer("N", 0...Int.max), "show N changed transactions"), .init("all", "show every changed transaction")],
-        examples: ["preview coffee", "preview coffee groceries", "preview desc:uber => category Transport, +ride"]
+        options: [.init("limit", .integer("N", 0...Int.max), "show N changed transactions"), .init("all", "show every changed transaction"),
+                  .init("min-confidence", .text("P"), "suggestions: the lowest confidence accepted (0-1)"),
+                  .init("fields", .text("LIST"), "suggestions: which of intent,category,tags")],
+        examples: ["preview coffee", "preview coffee groceries", "preview desc:uber => category Transport, +ride",
+                   "preview suggestions", "preview suggestions date:2025 --min-confidence 0.9 --fields category"]
     ) { (inv: inout Invocation) throws(ShellError) in
         _ = try inv.requireLedger()
-        let rules = try inv.rulesFromWords()
-        let (plan, working) = try inv.plan(rules)
+        let isSuggestions = inv.words.first.map { $0.text == "suggestions" && !$0.isQuoted } ?? false
+        let rules = isSuggestions ? [] : try inv.rulesFromWords()
+        let (plan, working) = isSuggestions ? try inv.suggestionPlan() : try inv.plan(rules)
         let session = inv.session
-        session.lastPreview = (rules, session.ledgerVersion, session.selection, plan, working, inv.line)
+        session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, plan, working, inv.line)
         let limit = inv.flag("all") ? Int.max : inv.intValue("limit") ?? session.settings.sample
         inv.out.text(PreviewText.render(plan, ledger: working, style: inv.out.style, limit: limit,
                                         maxTags: session.settings.maxTags))
     }
 
     static let apply = Command(
-        name: "apply", group: .rules, forms: [[.optional([.rule(many: true)])], [.query, .keyword("=>"), .actions]],
+        name: "apply", group: .rules, forms: [[.optional([.rule(many: true)])], [.query, .keyword("=>"), .actions], [.keyword("suggestions"), .optional([.query])]],
         summary: "apply rules as one undo step (alone: what the last preview showed)",
         details: """
             Changes exactly what `preview` shows for the same rules, as one step that `undo` takes back. \
             With no rule, applies what the last preview showed; if the ledger changed since, says so and \
             works it out again. --all applies every rule in definition order. If any transaction would \
-            exceed max-tags, nothing is applied.
+            exceed max-tags, nothing is applied. `apply suggestions [QUERY]` accepts every suggestion at or \
+            above --min-confidence (default: suggest-threshold) for --fields, as one step.
             """,
-        options: [.init("all", "apply every rule, in definition order")],
-        examples: ["apply", "apply coffee", "apply --all", "apply desc:uber => category Transport"]
+        options: [.init("all", "apply every rule, in definition order"),
+                  .init("min-confidence", .text("P"), "suggestions: the lowest confidence accepted (0-1)"),
+                  .init("fields", .text("LIST"), "suggestions: which of intent,category,tags")],
+        examples: ["apply", "apply coffee", "apply --all", "apply desc:uber => category Transport",
+                   "apply suggestions --min-confidence 0.9"]
     ) { (inv: inout Invocation) throws(ShellError) in
         _ = try inv.requireLedger()
         let session = inv.session
         var rules: [Rule]
         var planned: (Plan, Ledger)?
+        if inv.words.first.map({ $0.text == "suggestions" && !$0.isQuoted }) ?? false {
+            let (plan, working) = try inv.suggestionPlan()
+            try inv.commitSuggestions(plan, working)
+            return
+        }
+        if let last = session.lastPreview, inv.words.isEmpty, !inv.flag("all"), last.rules.first?.name == "suggestions",
+           last.rules.first?.actions.isEmpty == true {
+            guard last.version == session.ledgerVersion else {
+                throw .failed("the ledger changed since `\(last.line)`: run it again, or `apply suggestions` with the same words")
+            }
+            session.lastPreview = nil
+            // Replayed (recovery, history --script), the step is the apply the preview stood for.
+            if last.line.hasPrefix("preview") { inv.replayLine = "apply" + last.line.dropFirst(7) }
+            try inv.commitSuggestions(last.plan, last.tables)
+            return
+        }
         if inv.flag("all") {
             try inv.expectAtMost(0)
             guard !session.rules.isEmpty else { throw .failed("there are no rules to apply") }
@@ -194,6 +220,46 @@ func ruleNamesHint(_ session: Session) -> String {
 }
 
 extension Invocation {
+    /// The plan of `preview suggestions` / `apply suggestions`: the words after `suggestions` are the query.
+    func suggestionPlan() throws(ShellError) -> (Plan, Ledger) {
+        guard var working = session.ledger else { throw .noLedger }
+        let query = try self.query(Array(words.dropFirst()))
+        let rows = self.rows(matching: query, in: working).rows
+        var minimum = session.settings.suggestThreshold
+        if let p = values["min-confidence"] {
+            guard let v = Double(p.text), v >= 0, v <= 1 else { throw .usage("--min-confidence takes a number from 0 to 1, such as 0.9", span: p.span) }
+            minimum = v
+        }
+        var fields = Set(SuggestIndex.Field.allCases)
+        if let f = values["fields"] {
+            fields = []
+            for name in f.text.split(separator: ",") {
+                guard let field = SuggestIndex.Field.allCases.first(where: { $0.description == name.lowercased() || ($0 == .tags && name.lowercased() == "tag") }) else {
+                    throw .usage("--fields takes intent, category and tags, separated by commas", span: f.span)
+                }
+                fields.insert(field)
+            }
+        }
+        if session.suggestIndex == nil { session.suggestIndex = SuggestIndex(ledger: working) }
+        let plan = session.suggestIndex!.plan(ledger: &working, rows: rows, minConfidence: minimum, fields: fields,
+                                              maxTags: session.settings.maxTags)
+        return (plan, working)
+    }
+
+    /// Commits accepted suggestions as one step.
+    func commitSuggestions(_ plan: Plan, _ working: Ledger) throws(ShellError) {
+        if !plan.overflow.isEmpty {
+            throw .failed("nothing applied: \(plural(plan.overflow.count, "transaction")) would hold more than max-tags "
+                          + "(\(session.settings.maxTags)) tags: \(idList(plan.overflow)) (`set max-tags N` raises the limit, or --fields leaves tags out)")
+        }
+        let fields = ChangeSet.Field.allCases.compactMap { f -> String? in
+            let n = (0..<plan.changes.count).filter { plan.changes.fields[$0] == f }.count
+            return n == 0 ? nil : "\(f) \(n)"
+        }
+        try reportCommit(Change(ledger: plan.changes, tables: working), summary: "apply suggestions"
+                         + (fields.isEmpty ? "" : " [" + fields.joined(separator: ", ") + "]"))
+    }
+
     /// Reads `QUERY => ACTIONS` into a rule.
     func parseRule(name: String, _ words: [Word]) throws(ShellError) -> Rule {
         guard let (queryWords, arrow, actionWords) = RuleParser.split(words) else {

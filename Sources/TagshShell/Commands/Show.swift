@@ -45,6 +45,14 @@ extension Commands {
                 inv.out.line(String(line.reversed().drop { $0 == " " }.reversed()))
             }
         }
+        // What `suggest ID` would propose, at suggest-threshold.
+        let suggestions = inv.session.suggestions(row: row)
+        if !suggestions.isEmpty {
+            inv.out.line(s.bold("  suggested"))
+            for sug in suggestions {
+                inv.out.line("    " + TextSafety.pad(sug.label, 20) + "  " + Settings.decimal(sug.confidence) + "  " + TextSafety.sanitize(sug.evidence))
+            }
+        }
     }
 }
 
