@@ -167,16 +167,21 @@ public struct SuggestIndex: Sendable {
         let (alike, words) = keys(of: merchant, in: ledger)
         let name = TagshModelText.clean(ledger.merchants[merchant])
         let alikeName = TagshModelText.clean(alikeDisplay[Int(alike)])
-        var levels: [(Level, UInt32, Double, (Int, Int) -> String)] = [
-            (.merchant, merchant, 1.0, { c, n in "\(c) of \(n) \(name) transactions" }),
-            (.alike, alike, 0.9, { c, n in "\(c) of \(n) transactions of merchants named like \(alikeName) (numbers aside)" }),
+        var levels: [(Level, UInt32, Double, String)] = [
+            (.merchant, merchant, 1.0, "\(name) transactions"),
+            (.alike, alike, 0.9, "transactions of merchants named like \(alikeName) (numbers aside)"),
         ]
-        for w in words {
-            let word = wordNames[Int(w)]
-            levels.append((.word, w, 0.75, { c, n in "\(c) of \(n) transactions of merchants with '\(word)' in the name" }))
+        for w in words { levels.append((.word, w, 0.75, "transactions of merchants with '\(wordNames[Int(w)])' in the name")) }
+        // "6 of 9 categorised STARBUCKS transactions are in Coffee"
+        func say(_ c: Int, _ n: Int, _ subject: String, _ value: Suggestion.Value) -> String {
+            switch value {
+            case .category(let name): "\(c) of \(n) categorised \(subject) are in \(TagshModelText.clean(name))"
+            case .intent(let i): "\(c) of \(n) \(subject) with an intent are \(i)"
+            case .tag(let t): "\(c) of \(n) tagged \(subject) have +\(TagshModelText.clean(t))"
+            }
         }
         var best: [UInt32: ScoredSuggestion] = [:]
-        for (level, key, weight, say) in levels {
+        for (level, key, weight, subject) in levels {
             guard var tally = tallies[level.rawValue][key]?[field.rawValue] else { continue }
             // The row's own values are not evidence for it.
             if !own.isEmpty {
@@ -190,7 +195,7 @@ public struct SuggestIndex: Sendable {
                 // near-certain for a field merchants never vary on, and much less for one they often do.
                 let confidence = weight * (Double(c) + SuggestIndex.priorWeight * prior) / (Double(tally.total) + SuggestIndex.priorWeight)
                 if let have = best[v], have.confidence >= confidence { continue }
-                best[v] = ScoredSuggestion(value: value, confidence: confidence, evidence: say(c, tally.total))
+                best[v] = ScoredSuggestion(value: value, confidence: confidence, evidence: say(c, tally.total, subject, value))
             }
             // A merchant's own history, when there is enough of it, is what counts.
             if level == .merchant && tally.total >= 3 { break }
@@ -280,7 +285,7 @@ enum TagshModelText {
 
 extension SuggestIndex {
     /// What accepting every suggestion at or above `minConfidence` on `rows` would change, as a plan `preview`
-    /// renders and `apply` commits as one step. Transactions that cannot take a category are left out of that
+    /// renders and `apply` commits as one step. Only missing categories and intents are filled in, and tags added. Transactions that cannot take a category are left out of that
     /// field; tags that would go over `maxTags` are listed in `overflow`. New tag sets are interned into `ledger`.
     public mutating func plan(ledger: inout Ledger, rows: [Int], minConfidence: Double, fields: Set<Field>, maxTags: Int) -> Plan {
         var plan = Plan(rules: [Rule(name: "suggestions", queryText: "", query: .all, actions: [])])
@@ -298,7 +303,8 @@ extension SuggestIndex {
             for s in suggest(row: row, ledger: ledger, threshold: minConfidence, fields: fields) {
                 switch s.value {
                 case .category(let name):
-                    guard let id = ledger.categories.id(of: name), ledger.category[row] != id,
+                    // Suggestions fill in what is missing; they never replace a category or intent someone set.
+                    guard ledger.category[row] == 0, let id = ledger.categories.id(of: name),
                           ledger.categoryRefusal(row, setting: id) == nil else { continue }
                     let before = ledger.category[row]
                     plan.changes.record(row: row, field: .category, before: before, after: id)
@@ -306,7 +312,7 @@ extension SuggestIndex {
                     changed = true
                 case .intent(let i):
                     let before = ledger.intent[row]
-                    guard before != i.rawValue else { continue }
+                    guard before == 0 else { continue }
                     plan.changes.record(row: row, field: .intent, before: UInt32(before), after: UInt32(i.rawValue))
                     delta(.intent, (Intent(rawValue: before).map { "\($0)" } ?? "none") + " → \(i)")
                     changed = true

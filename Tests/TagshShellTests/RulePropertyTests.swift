@@ -119,13 +119,13 @@ struct SuggestionTests {
         let own = index.suggest(row: 3, ledger: l, threshold: 0)
         // Every category agrees with its merchant's most common one: consistency (3 + 1) / (3 + 2) = 0.8.
         #expect(own.first { if case .category = $0.value { true } else { false } }
-                == ScoredSuggestion(value: .category("Food"), confidence: (3 + 2 * 0.8) / 5, evidence: "3 of 3 CAFE 12 transactions"))
+                == ScoredSuggestion(value: .category("Food"), confidence: (3 + 2 * 0.8) / 5, evidence: "3 of 3 categorised CAFE 12 transactions are in Food"))
         let alike = index.suggest(row: 4, ledger: l, threshold: 0, fields: [.category])
         #expect(alike == [ScoredSuggestion(value: .category("Food"), confidence: 0.9 * (3 + 2 * 0.8) / 5,
-                                           evidence: "3 of 3 transactions of merchants named like CAFE (numbers aside)")])
+                                           evidence: "3 of 3 categorised transactions of merchants named like CAFE (numbers aside) are in Food")])
         let word = index.suggest(row: 5, ledger: l, threshold: 0, fields: [.category])
         #expect(word == [ScoredSuggestion(value: .category("Food"), confidence: 0.75 * (3 + 2 * 0.8) / 5,
-                                          evidence: "3 of 3 transactions of merchants with 'cafe' in the name")])
+                                          evidence: "3 of 3 categorised transactions of merchants with 'cafe' in the name are in Food")])
         #expect(index.suggest(row: 6, ledger: l, threshold: 0).isEmpty)
         // Abstention: at the default threshold the word-level guess (0.69) is not made; the merchant's own is (0.92).
         #expect(index.suggest(row: 5, ledger: l, threshold: Settings().suggestThreshold).isEmpty)

@@ -106,7 +106,8 @@ extension Commands {
             Rules are applied in the order given; a later rule's category, intent or note replaces an earlier \
             one's, and tag changes add up. `preview suggestions [QUERY]` shows what accepting every suggestion \
             at or above --min-confidence (default: suggest-threshold) would change, for --fields (default \
-            intent,category,tags).
+            intent,category,tags): missing intents and categories are filled in (one already set is never \
+            replaced) and tags added.
             """,
         options: [.init("limit", .integer("N", 0...Int.max), "show N changed transactions"), .init("all", "show every changed transaction"),
                   .init("min-confidence", .text("P"), "suggestions: the lowest confidence accepted (0-1)"),

@@ -107,7 +107,7 @@ error: max-tags takes a whole number from 1 to 1000
   set max-tags 0
                ^
 $ set nonsense 1
-error: unknown setting 'nonsense' (settings: max-tags, sample, color, width)
+error: unknown setting 'nonsense' (settings: max-tags, sample, color, width, suggest-threshold)
   set nonsense 1
       ^^^^^^^^
 $ set max-tags

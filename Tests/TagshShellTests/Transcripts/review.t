@@ -3,7 +3,7 @@ $ open demo.csv
 opened demo.csv: 542 transactions
 $ review
 error: review is interactive and needs a terminal; in a script, run the commands its keys run (intent ID VALUE, tag ID +TAG, category ID NAME, note ID TEXT)
-< w n <Space> <Backspace> + "cof\t morning" / "Foo\t" <Enter> U ? x a q
+< <Enter> U <Enter> n <Space> <Backspace> + "cof\t morning" / "Foo\t" ? x a q
 $ review desc:starbucks date:2025
 ────────────────────────────────────────────────────────────
 review 1/32  desc:starbucks date:2025  –/min
@@ -12,7 +12,8 @@ account Credit Card
 [no intent] [no category] #coffee
 file Date=2025-01-07 · Description=STARBUCKS 0567 · Amount=-3.80 · Currency=EUR · Account=Credit Ca…
 suggested (Enter accepts)
-  category Coffee     2 of 2 categorised STARBUCKS 0567 transactions are in Coffee
+  category Coffee     0.99  2 of 2 categorised STARBUCKS 0567 transactions are in Coffee
+  intent want         0.89  3 of 3 transactions of merchants named like STARBUCKS (numbers aside) w…
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 ────────────────────────────────────────────────────────────
 review 2/32  desc:starbucks date:2025  –/min
@@ -21,10 +22,30 @@ account Credit Card
 [no intent] [no category] #coffee
 file Date=2025-01-08 · Description=STARBUCKS 1234 · Amount=-4.00 · Currency=EUR · Account=Credit Ca…
 suggested (Enter accepts)
-  category Coffee     6 of 9 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 2 STARBUCKS 1234 transactions with an intent are want
+  intent want         0.98  2 of 2 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
-last: intent 7 want — 1 transaction changed
+last: accepted 2 suggestions
+────────────────────────────────────────────────────────────
+review 1/32  desc:starbucks date:2025  –/min
+2025-01-07  STARBUCKS 0567  -3.80 EUR
+account Credit Card
+[no intent] [no category] #coffee
+file Date=2025-01-07 · Description=STARBUCKS 0567 · Amount=-3.80 · Currency=EUR · Account=Credit Ca…
+suggested (Enter accepts)
+  category Coffee     0.99  2 of 2 categorised STARBUCKS 0567 transactions are in Coffee
+  intent want         0.89  3 of 3 transactions of merchants named like STARBUCKS (numbers aside) w…
+n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
+last: undid intent 7 want, category 7 Coffee
+────────────────────────────────────────────────────────────
+review 2/32  desc:starbucks date:2025  –/min
+2025-01-08  STARBUCKS 1234  -4.00 EUR
+account Credit Card
+[no intent] [no category] #coffee
+file Date=2025-01-08 · Description=STARBUCKS 1234 · Amount=-4.00 · Currency=EUR · Account=Credit Ca…
+suggested (Enter accepts)
+  intent want         0.98  2 of 2 STARBUCKS 1234 transactions with an intent are want
+n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
+last: accepted 2 suggestions
 ────────────────────────────────────────────────────────────
 review 3/32  desc:starbucks date:2025  –/min
 2025-01-23  STARBUCKS 1234  -3.50 EUR
@@ -33,9 +54,6 @@ account Credit Card
 file Date=2025-01-23 · Description=STARBUCKS 1234 · Amount=-3.50 · Currency=EUR · Account=Credit Ca…
 same merchant
   2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     6 of 8 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: intent 8 need — 1 transaction changed
 ────────────────────────────────────────────────────────────
@@ -47,9 +65,6 @@ file Date=2025-02-24 · Description=STARBUCKS 1234 · Amount=-3.20 · Currency=E
 same merchant
   2025-01-23     -3.50 EUR  –  Food  #coffee
   2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     6 of 9 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: skipped
 ────────────────────────────────────────────────────────────
@@ -60,9 +75,6 @@ account Credit Card
 file Date=2025-01-23 · Description=STARBUCKS 1234 · Amount=-3.50 · Currency=EUR · Account=Credit Ca…
 same merchant
   2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     6 of 8 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: back
 ────────────────────────────────────────────────────────────
@@ -73,9 +85,6 @@ account Credit Card
 file Date=2025-01-23 · Description=STARBUCKS 1234 · Amount=-3.50 · Currency=EUR · Account=Credit Ca…
 same merchant
   2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     6 of 8 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: tag 23 +coffee +morning — 1 transaction changed
 ────────────────────────────────────────────────────────────
@@ -86,26 +95,9 @@ account Credit Card
 file Date=2025-01-23 · Description=STARBUCKS 1234 · Amount=-3.50 · Currency=EUR · Account=Credit Ca…
 same merchant
   2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     6 of 8 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: category 23 Food — nothing changed
 ────────────────────────────────────────────────────────────
-review 4/32  desc:starbucks date:2025  –/min
-2025-02-24  STARBUCKS 1234  -3.20 EUR
-account Checking
-[no intent] [no category] #coffee
-file Date=2025-02-24 · Description=STARBUCKS 1234 · Amount=-3.20 · Currency=EUR · Account=Checking …
-same merchant
-  2025-01-23     -3.50 EUR  want  Coffee  #coffee  #morning
-  2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     7 of 9 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         3 of 4 STARBUCKS 1234 transactions with an intent are want
-n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
-last: accepted 2 suggestions
-────────────────────────────────────────────────────────────
 review 3/32  desc:starbucks date:2025  –/min
 2025-01-23  STARBUCKS 1234  -3.50 EUR
 account Credit Card
@@ -113,24 +105,8 @@ account Credit Card
 file Date=2025-01-23 · Description=STARBUCKS 1234 · Amount=-3.50 · Currency=EUR · Account=Credit Ca…
 same merchant
   2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     6 of 8 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
-last: undid intent 23 want, category 23 Coffee
-────────────────────────────────────────────────────────────
-review 3/32  desc:starbucks date:2025  –/min
-2025-01-23  STARBUCKS 1234  -3.50 EUR
-account Credit Card
-[no intent] [Food] #coffee #morning
-file Date=2025-01-23 · Description=STARBUCKS 1234 · Amount=-3.50 · Currency=EUR · Account=Credit Ca…
-same merchant
-  2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     6 of 8 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
-n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
-last: undid intent 23 want, category 23 Coffee
+last: category 23 Food — nothing changed
   n         intent need, next
   w         intent want, next
   c         intent culture, next
@@ -157,11 +133,8 @@ account Credit Card
 file Date=2025-01-23 · Description=STARBUCKS 1234 · Amount=-3.50 · Currency=EUR · Account=Credit Ca…
 same merchant
   2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  category Coffee     6 of 8 categorised STARBUCKS 1234 transactions are in Coffee
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
-last: undid intent 23 want, category 23 Coffee
+last: category 23 Food — nothing changed
 ────────────────────────────────────────────────────────────
 review 3/17  desc:starbucks date:2025  –/min
 2025-01-23  STARBUCKS 1234  -3.50 EUR
@@ -170,18 +143,17 @@ account Credit Card
 file Date=2025-01-23 · Description=STARBUCKS 1234 · Amount=-3.50 · Currency=EUR · Account=Credit Ca…
 same merchant
   2025-01-08     -4.00 EUR  need  –  #coffee
-suggested (Enter accepts)
-  intent want         2 of 3 STARBUCKS 1234 transactions with an intent are want
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: category 45,60,71,85,86,155,174,213,215,223,226,245,268,279,294 Food — 13 transactions change…
 review left: reviewed 3 of 17, changed 16 transactions, skipped 1, 0s
 $ history
    #  COMMAND                                                               TRANSACTIONS
    0  (as opened)                                                                         saved
-   1  intent 7 want                                                                    1
-   2  intent 8 need                                                                    1
-   3  tag 23 +coffee +morning                                                          1
->  4  category 45,60,71,85,86,155,174,213,215,223,226,245,268,279,294 Food            13
+   1  category 7 Coffee                                                                1
+   2  intent 7 want                                                                    1
+   3  intent 8 need                                                                    1
+   4  tag 23 +coffee +morning                                                          1
+>  5  category 45,60,71,85,86,155,174,213,215,223,226,245,268,279,294 Food            13
 $ count desc:starbucks date:2025 intent:want
 2
 < / "Pets" y r y q
@@ -197,8 +169,9 @@ same merchant
   2025-05-24    -25.17 EUR  –  –
   2025-05-10    -60.97 EUR  –  Groceries
 suggested (Enter accepts)
-  category Groceries  13 of 13 categorised REWE MARKT transactions are in Groceries
-  intent need         3 of 3 REWE MARKT transactions with an intent are need
+  category Groceries  1.00  13 of 13 categorised REWE MARKT transactions are in Groceries
+  +groceries          0.99  5 of 5 tagged REWE MARKT transactions have +groceries
+  intent need         0.98  3 of 3 REWE MARKT transactions with an intent are need
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 ────────────────────────────────────────────────────────────
 review 1/44  desc:/^rewe/  –/min
@@ -211,8 +184,9 @@ same merchant
   2025-05-24    -25.17 EUR  –  –
   2025-05-10    -60.97 EUR  –  Groceries
 suggested (Enter accepts)
-  category Groceries  13 of 13 categorised REWE MARKT transactions are in Groceries
-  intent need         3 of 3 REWE MARKT transactions with an intent are need
+  category Groceries  1.00  13 of 13 categorised REWE MARKT transactions are in Groceries
+  +groceries          0.99  5 of 5 tagged REWE MARKT transactions have +groceries
+  intent need         0.98  3 of 3 REWE MARKT transactions with an intent are need
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: no category 'Pets': press y to create it
 ────────────────────────────────────────────────────────────
@@ -226,8 +200,9 @@ same merchant
   2025-05-24    -25.17 EUR  –  –
   2025-05-10    -60.97 EUR  –  Groceries
 suggested (Enter accepts)
-  category Groceries  13 of 13 categorised REWE MARKT transactions are in Groceries
-  intent need         3 of 3 REWE MARKT transactions with an intent are need
+  category Groceries  1.00  13 of 13 categorised REWE MARKT transactions are in Groceries
+  +groceries          0.99  5 of 5 tagged REWE MARKT transactions have +groceries
+  intent need         0.98  3 of 3 REWE MARKT transactions with an intent are need
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: category 161 Pets — 1 transaction changed
 ────────────────────────────────────────────────────────────
@@ -241,8 +216,9 @@ same merchant
   2025-05-24    -25.17 EUR  –  –
   2025-05-10    -60.97 EUR  –  Groceries
 suggested (Enter accepts)
-  category Groceries  13 of 13 categorised REWE MARKT transactions are in Groceries
-  intent need         3 of 3 REWE MARKT transactions with an intent are need
+  category Groceries  1.00  13 of 13 categorised REWE MARKT transactions are in Groceries
+  +groceries          0.99  5 of 5 tagged REWE MARKT transactions have +groceries
+  intent need         0.98  3 of 3 REWE MARKT transactions with an intent are need
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: category 161 Pets — 1 transaction changed
 preview (ad hoc)
@@ -272,8 +248,9 @@ same merchant
   2025-05-24    -25.17 EUR  –  –
   2025-05-10    -60.97 EUR  –  Groceries
 suggested (Enter accepts)
-  category Groceries  13 of 13 categorised REWE MARKT transactions are in Groceries
-  intent need         3 of 3 REWE MARKT transactions with an intent are need
+  category Groceries  1.00  13 of 13 categorised REWE MARKT transactions are in Groceries
+  +groceries          0.99  5 of 5 tagged REWE MARKT transactions have +groceries
+  intent need         0.98  3 of 3 REWE MARKT transactions with an intent are need
 n w c u intent · Enter accept · + - tags · / category · " note · Space skip · U undo · ? keys
 last: rule rewe-markt 'desc:/^REWE MARKT$/' => category Pets — defined rule rewe-markt
 review left: reviewed 1 of 44, changed 1 transaction, skipped 0, 0s

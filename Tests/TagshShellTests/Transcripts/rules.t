@@ -237,6 +237,6 @@ error: no rule 'nosuchrule' (rules: coffee, groceries, treats, dup-coffee)
 $ preview desc:x => category Nowhere
 error: rule (ad hoc): no category 'Nowhere' (`category new Nowhere` creates it)
 $ apply --all extra
-error: unexpected 'extra'; usage: apply ([RULE...] | QUERY => ACTION, ...) [--all]
+error: unexpected 'extra'; usage: apply ([RULE...] | QUERY => ACTION, ... | suggestions [QUERY]) [--all] [--min-confidence P] [--fields LIST]
   apply --all extra
               ^^^^^

@@ -1,17 +1,19 @@
 # Settings, echo, help, source, the sidecar file and quitting.
 $ set
-max-tags  10
-sample    5
-color     auto
-width     100
+max-tags           10
+sample             5
+color              auto
+width              100
+suggest-threshold  0.80
 $ set max-tags 12
 $ set sample 3
 $ set width 60
 $ set
-max-tags  12
-sample    3
-color     auto
-width     60
+max-tags           12
+sample             3
+color              auto
+width              60
+suggest-threshold  0.80
 $ set width auto
 $ echo hello   world
 hello world
@@ -148,10 +150,11 @@ Quote a term that has spaces or backslashes: desc:"WHOLE FOODS", 'desc:/^uber\b/
 $ open sidecar.csv
 opened sidecar.csv: 1 transaction
 $ set
-max-tags  12
-sample    7
-color     auto
-width     auto
+max-tags           12
+sample             7
+color              auto
+width              auto
+suggest-threshold  0.80
 $ open demo.csv
 opened demo.csv: 542 transactions
 $ source script.tagsh
