@@ -47,7 +47,8 @@ public enum Suggester {
     /// merchant and while each proposal is planned; when it says yes, this
     /// stops with `PlanError.interrupted`.
     public static func proposeRules(ledger: inout Ledger, rows: [Int], scope: String = "", existing: [Rule],
-                                    maxTags: Int, interrupted: () -> Bool = { false }) throws(PlanError) -> [ProposedRule] {
+                                    maxTags: Int, minimumPrecision: Double = 0.8,
+                                    interrupted: () -> Bool = { false }) throws(PlanError) -> [ProposedRule] {
         var byMerchant: [UInt32: [Int]] = [:]
         for r in rows { byMerchant[ledger.merchant[r], default: []].append(r) }
         var names = Set(existing.map(\.name))
@@ -64,18 +65,28 @@ public enum Suggester {
                 if ledger.intent[r] != 0 { intentCounts[ledger.intent[r], default: 0] += 1 }
             }
             let n = group.count
-            func share(_ c: Int) -> Bool { Double(c) >= Double(n) * 0.7 && c < n }
-            for (t, c) in tagCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) where share(c) {
+            // A rule says the same for every transaction it matches, so replayed over the merchant's history its
+            // precision is the share of the annotated transactions that already agree: c of those with a value.
+            // Proposed only when that clears the threshold, and when some transactions lack it.
+            func precise(_ c: Int, of annotated: Int) -> Bool { annotated >= 3 && Double(c) >= Double(annotated) * minimumPrecision && c < n }
+            func precision(_ c: Int, _ annotated: Int) -> String {
+                let hundredths = (c * 100 + annotated / 2) / annotated
+                return "precision \(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100), \(c) of \(annotated)"
+            }
+            let tagged = group.filter { ledger.tagSet[$0] != 0 }.count
+            for (t, c) in tagCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) where precise(c, of: tagged) {
                 actions.append(.addTag(ledger.tags[t]))
-                reasons.append("\(c) have +\(ledger.tags[t])")
+                reasons.append("+\(ledger.tags[t]) (\(precision(c, tagged)) tagged)")
             }
-            if let (cat, c) = catCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), share(c), !ledger.categories[cat].isDeleted {
+            let categorised = catCounts.values.reduce(0, +)
+            if let (cat, c) = catCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), precise(c, of: categorised), !ledger.categories[cat].isDeleted {
                 actions.append(.category(ledger.categories[cat].name))
-                reasons.append("\(c) are in \(ledger.categories[cat].name)")
+                reasons.append("\(ledger.categories[cat].name) (\(precision(c, categorised)) categorised)")
             }
-            if let (i, c) = intentCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), share(c), let intent = Intent(rawValue: i) {
+            let withIntent = intentCounts.values.reduce(0, +)
+            if let (i, c) = intentCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), precise(c, of: withIntent), let intent = Intent(rawValue: i) {
                 actions.append(.intent(intent))
-                reasons.append("\(c) are \(intent)")
+                reasons.append("\(intent) (\(precision(c, withIntent)) with an intent)")
             }
             guard !actions.isEmpty else { continue }
             var name = slug(m)

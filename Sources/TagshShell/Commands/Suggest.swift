@@ -17,8 +17,10 @@ extension Commands {
             from only those before it, and prints per field how many it would act on and how many of those \
             are right at several thresholds, beside the baseline "the merchant's most frequent category among \
             at least 3 earlier transactions", and the most common mistakes. `suggest rules` proposes one rule per merchant \
-            whose transactions mostly share an annotation that some lack, with the preview counts, printed \
-            as `rule` commands ready to run. Ctrl-C stops a long `suggest rules` (it says `interrupted`).
+            whose annotated transactions agree on an annotation that some lack, when the rule's precision \
+            over the merchant's history (the share of its annotated transactions that already agree) clears \
+            suggest-threshold; it shows that precision and the preview counts, and prints the rules as \
+            `rule` commands ready to run. Ctrl-C stops a long `suggest rules` (it says `interrupted`).
             """,
         options: [.init("backtest", .flag, "replay the annotated transactions in date order, each suggested from the ones before it, "
                         + "and print coverage and accuracy per field at several thresholds")],
@@ -39,12 +41,13 @@ extension Commands {
             do throws(PlanError) {
                 proposals = try Suggester.proposeRules(ledger: &ledger, rows: rows, scope: scopeWords.map(\.raw).joined(separator: " "),
                                                        existing: inv.session.rules, maxTags: inv.session.settings.maxTags,
+                                                       minimumPrecision: inv.session.settings.suggestThreshold,
                                                        interrupted: inv.session.interrupted)
             } catch {
                 throw error == .interrupted ? .interrupted : .failed(error.message)
             }
             if proposals.isEmpty {
-                inv.out.line("no rules to suggest: no merchant's transactions mostly share an annotation that some lack")
+                inv.out.line("no rules to suggest: no merchant's annotated transactions agree, at suggest-threshold, on an annotation that some lack")
                 return
             }
             for p in proposals {

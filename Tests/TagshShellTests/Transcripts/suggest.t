@@ -19,40 +19,117 @@ error: no transaction 9999: ids run from 1 to 542
 $ suggest
 error: usage: suggest ID | suggest rules [QUERY] | suggest --backtest [QUERY]
 $ suggest rules
-# STARBUCKS 1234: 35 transactions; 29 have +coffee — matches 35, would change 6
+# REWE MARKT: 44 transactions; +groceries (precision 1.00, 5 of 5 tagged), Groceries (precision 1.00, 13 of 13 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 44, would change 44
+rule rewe-markt 'desc:REWE MARKT' => +groceries, category Groceries, intent need
+# TELEKOM MOBILE: 22 transactions; Bills (precision 1.00, 8 of 8 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 22, would change 22
+rule telekom-mobile 'desc:TELEKOM MOBILE' => category Bills, intent need
+# EDEKA: 23 transactions; Groceries (precision 1.00, 7 of 7 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 23, would change 21
+rule edeka desc:EDEKA => category Groceries, intent need
+# NETFLIX.COM: 22 transactions; +subscription (precision 1.00, 18 of 18 tagged), Entertainment (precision 1.00, 11 of 11 categorised), want (precision 1.00, 6 of 6 with an intent) — matches 22, would change 21
+rule netflix-com desc:NETFLIX.COM => +subscription, category Entertainment, intent want
+# GYM FLEX MONTHLY: 22 transactions; +subscription (precision 1.00, 11 of 11 tagged), Health (precision 1.00, 11 of 11 categorised), want (precision 1.00, 4 of 4 with an intent) — matches 22, would change 20
+rule gym-flex-monthly 'desc:GYM FLEX MONTHLY' => +subscription, category Health, intent want
+# LIDL: 31 transactions; Groceries (precision 1.00, 12 of 12 categorised) — matches 31, would change 19
+rule lidl desc:LIDL => category Groceries
+# PIZZERIA DA MARIO: 21 transactions; Food (precision 1.00, 8 of 8 categorised), want (precision 0.80, 4 of 5 with an intent) — matches 21, would change 19
+rule pizzeria-da-mario 'desc:PIZZERIA DA MARIO' => category Food, intent want
+# SPOTIFY AB: 22 transactions; +subscription (precision 1.00, 21 of 21 tagged), Entertainment (precision 1.00, 7 of 7 categorised), want (precision 1.00, 7 of 7 with an intent) — matches 22, would change 19
+rule spotify-ab 'desc:SPOTIFY AB' => +subscription, category Entertainment, intent want
+# STADTWERKE ENERGY: 22 transactions; Bills (precision 1.00, 12 of 12 categorised), need (precision 1.00, 6 of 6 with an intent) — matches 22, would change 19
+rule stadtwerke-energy 'desc:STADTWERKE ENERGY' => category Bills, intent need
+# AMAZON MKTPLACE: 19 transactions; Shopping (precision 1.00, 5 of 5 categorised), want (precision 1.00, 4 of 4 with an intent) — matches 19, would change 18
+rule amazon-mktplace 'desc:AMAZON MKTPLACE' => category Shopping, intent want
+# UBER *TRIP: 17 transactions; Transport (precision 1.00, 6 of 6 categorised), want (precision 0.86, 6 of 7 with an intent) — matches 17, would change 14
+rule uber-trip 'desc:UBER *TRIP' => category Transport, intent want
+# BLUE BOTTLE COFFEE: 15 transactions; +coffee (precision 1.00, 8 of 8 tagged), Coffee (precision 0.83, 5 of 6 categorised) — matches 15, would change 13
+rule blue-bottle-coffee 'desc:BLUE BOTTLE COFFEE' => +coffee, category Coffee
+# BVG TICKET: 15 transactions; Transport (precision 1.00, 6 of 6 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 15, would change 13
+rule bvg-ticket 'desc:BVG TICKET' => category Transport, intent need
+# CAFE EINSTEIN: 14 transactions; +coffee (precision 1.00, 3 of 3 tagged) — matches 14, would change 11
+rule cafe-einstein 'desc:CAFE EINSTEIN' => +coffee
+# SUSHI YAMA: 13 transactions; +work-lunch (precision 1.00, 11 of 11 tagged), Food (precision 1.00, 4 of 4 categorised) — matches 13, would change 9
+rule sushi-yama 'desc:SUSHI YAMA' => +work-lunch, category Food
+# STEAM GAMES: 8 transactions; +games (precision 1.00, 4 of 4 tagged), Entertainment (precision 1.00, 4 of 4 categorised), want (precision 1.00, 3 of 3 with an intent) — matches 8, would change 8
+rule steam-games 'desc:STEAM GAMES' => +games, category Entertainment, intent want
+# WHOLE FOODS MARKET: 11 transactions; +groceries (precision 1.00, 3 of 3 tagged) — matches 11, would change 8
+rule whole-foods-market 'desc:WHOLE FOODS MARKET' => +groceries
+# BAR "ZUM GOLDENEN HIRSCH": 9 transactions; want (precision 1.00, 3 of 3 with an intent) — matches 9, would change 6
+rule bar-zum-goldenen-hirsch 'desc:BAR "ZUM GOLDENEN HIRSCH"' => intent want
+# STARBUCKS 1234: 35 transactions; +coffee (precision 1.00, 29 of 29 tagged) — matches 35, would change 6
 rule starbucks-1234 'desc:STARBUCKS 1234' => +coffee
-# NETFLIX.COM: 22 transactions; 18 have +subscription — matches 22, would change 4
-rule netflix-com desc:NETFLIX.COM => +subscription
-# STARBUCKS 0567: 19 transactions; 15 have +coffee — matches 19, would change 4
+# CINEMAXX: 9 transactions; +date-night (precision 1.00, 4 of 4 tagged) — matches 9, would change 5
+rule cinemaxx desc:CINEMAXX => +date-night
+# ATM SPARKASSE BERLIN: 8 transactions; Other (precision 1.00, 4 of 4 categorised) — matches 8, would change 4
+rule atm-sparkasse-berlin 'desc:ATM SPARKASSE BERLIN' => category Other
+# STARBUCKS 0567: 19 transactions; +coffee (precision 1.00, 15 of 15 tagged) — matches 19, would change 4
 rule starbucks-0567 'desc:STARBUCKS 0567' => +coffee
-# SHELL TANKSTELLE: 7 transactions; 5 have +car — matches 7, would change 2
+# SHELL TANKSTELLE: 7 transactions; +car (precision 1.00, 5 of 5 tagged) — matches 7, would change 2
 rule shell-tankstelle 'desc:SHELL TANKSTELLE' => +car
-# SUSHI YAMA: 13 transactions; 11 have +work-lunch — matches 13, would change 2
-rule sushi-yama 'desc:SUSHI YAMA' => +work-lunch
-# SPOTIFY AB: 22 transactions; 21 have +subscription — matches 22, would change 1
-rule spotify-ab 'desc:SPOTIFY AB' => +subscription
-# VAPIANO: 10 transactions; 9 have +work-lunch — matches 10, would change 1
+# ZALANDO: 6 transactions; Shopping (precision 1.00, 4 of 4 categorised) — matches 6, would change 2
+rule zalando desc:ZALANDO => category Shopping
+# VAPIANO: 10 transactions; +work-lunch (precision 1.00, 9 of 9 tagged) — matches 10, would change 1
 rule vapiano desc:VAPIANO => +work-lunch
 $ suggest rules date:2026
-# STARBUCKS 1234: 18 transactions; 15 have +coffee — matches 18, would change 3
-rule starbucks-1234 'desc:STARBUCKS 1234' date:2026 => +coffee
-# NETFLIX.COM: 10 transactions; 8 have +subscription — matches 10, would change 2
-rule netflix-com desc:NETFLIX.COM date:2026 => +subscription
-# SUSHI YAMA: 8 transactions; 6 have +work-lunch — matches 8, would change 2
-rule sushi-yama 'desc:SUSHI YAMA' date:2026 => +work-lunch
-# SHELL TANKSTELLE: 5 transactions; 4 have +car — matches 5, would change 1
+# REWE MARKT: 20 transactions; Groceries (precision 1.00, 4 of 4 categorised) — matches 20, would change 16
+rule rewe-markt 'desc:REWE MARKT' date:2026 => category Groceries
+# STARBUCKS 1234: 18 transactions; +coffee (precision 1.00, 15 of 15 tagged), Coffee (precision 1.00, 4 of 4 categorised) — matches 18, would change 15
+rule starbucks-1234 'desc:STARBUCKS 1234' date:2026 => +coffee, category Coffee
+# LIDL: 14 transactions; Groceries (precision 1.00, 5 of 5 categorised) — matches 14, would change 9
+rule lidl desc:LIDL date:2026 => category Groceries
+# STADTWERKE ENERGY: 10 transactions; Bills (precision 1.00, 5 of 5 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 10, would change 9
+rule stadtwerke-energy 'desc:STADTWERKE ENERGY' date:2026 => category Bills, intent need
+# EDEKA: 12 transactions; Groceries (precision 1.00, 4 of 4 categorised) — matches 12, would change 8
+rule edeka desc:EDEKA date:2026 => category Groceries
+# NETFLIX.COM: 10 transactions; +subscription (precision 1.00, 8 of 8 tagged), Entertainment (precision 1.00, 3 of 3 categorised) — matches 10, would change 8
+rule netflix-com desc:NETFLIX.COM date:2026 => +subscription, category Entertainment
+# GYM FLEX MONTHLY: 10 transactions; +subscription (precision 1.00, 6 of 6 tagged), Health (precision 1.00, 4 of 4 categorised) — matches 10, would change 7
+rule gym-flex-monthly 'desc:GYM FLEX MONTHLY' date:2026 => +subscription, category Health
+# SPOTIFY AB: 10 transactions; +subscription (precision 1.00, 9 of 9 tagged), Entertainment (precision 1.00, 3 of 3 categorised) — matches 10, would change 7
+rule spotify-ab 'desc:SPOTIFY AB' date:2026 => +subscription, category Entertainment
+# AMAZON MKTPLACE: 8 transactions; Shopping (precision 1.00, 3 of 3 categorised) — matches 8, would change 5
+rule amazon-mktplace 'desc:AMAZON MKTPLACE' date:2026 => category Shopping
+# SUSHI YAMA: 8 transactions; +work-lunch (precision 1.00, 6 of 6 tagged), Food (precision 1.00, 3 of 3 categorised) — matches 8, would change 5
+rule sushi-yama 'desc:SUSHI YAMA' date:2026 => +work-lunch, category Food
+# UBER *TRIP: 8 transactions; want (precision 1.00, 3 of 3 with an intent) — matches 8, would change 5
+rule uber-trip 'desc:UBER *TRIP' date:2026 => intent want
+# TELEKOM MOBILE: 10 transactions; Bills (precision 1.00, 6 of 6 categorised) — matches 10, would change 4
+rule telekom-mobile 'desc:TELEKOM MOBILE' date:2026 => category Bills
+# CINEMAXX: 7 transactions; +date-night (precision 1.00, 4 of 4 tagged) — matches 7, would change 3
+rule cinemaxx desc:CINEMAXX date:2026 => +date-night
+# SHELL TANKSTELLE: 5 transactions; +car (precision 1.00, 4 of 4 tagged) — matches 5, would change 1
 rule shell-tankstelle 'desc:SHELL TANKSTELLE' date:2026 => +car
-# SPOTIFY AB: 10 transactions; 9 have +subscription — matches 10, would change 1
-rule spotify-ab 'desc:SPOTIFY AB' date:2026 => +subscription
-# STEAM GAMES: 4 transactions; 3 have +games — matches 4, would change 1
+# STEAM GAMES: 4 transactions; +games (precision 1.00, 3 of 3 tagged) — matches 4, would change 1
 rule steam-games 'desc:STEAM GAMES' date:2026 => +games
 $ suggest rules tag:none
-no rules to suggest: no merchant's transactions mostly share an annotation that some lack
+# REWE MARKT: 39 transactions; Groceries (precision 1.00, 11 of 11 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 39, would change 38
+rule rewe-markt 'desc:REWE MARKT' tag:none => category Groceries, intent need
+# TELEKOM MOBILE: 22 transactions; Bills (precision 1.00, 8 of 8 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 22, would change 22
+rule telekom-mobile 'desc:TELEKOM MOBILE' tag:none => category Bills, intent need
+# EDEKA: 21 transactions; Groceries (precision 1.00, 7 of 7 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 21, would change 19
+rule edeka desc:EDEKA tag:none => category Groceries, intent need
+# STADTWERKE ENERGY: 22 transactions; Bills (precision 1.00, 12 of 12 categorised), need (precision 1.00, 6 of 6 with an intent) — matches 22, would change 19
+rule stadtwerke-energy 'desc:STADTWERKE ENERGY' tag:none => category Bills, intent need
+# LIDL: 29 transactions; Groceries (precision 1.00, 12 of 12 categorised) — matches 29, would change 17
+rule lidl desc:LIDL tag:none => category Groceries
+# AMAZON MKTPLACE: 17 transactions; Shopping (precision 1.00, 4 of 4 categorised), want (precision 1.00, 4 of 4 with an intent) — matches 17, would change 16
+rule amazon-mktplace 'desc:AMAZON MKTPLACE' tag:none => category Shopping, intent want
+# PIZZERIA DA MARIO: 16 transactions; Food (precision 1.00, 7 of 7 categorised), want (precision 1.00, 4 of 4 with an intent) — matches 16, would change 14
+rule pizzeria-da-mario 'desc:PIZZERIA DA MARIO' tag:none => category Food, intent want
+# BVG TICKET: 15 transactions; Transport (precision 1.00, 6 of 6 categorised), need (precision 1.00, 3 of 3 with an intent) — matches 15, would change 13
+rule bvg-ticket 'desc:BVG TICKET' tag:none => category Transport, intent need
+# UBER *TRIP: 14 transactions; Transport (precision 1.00, 5 of 5 categorised), want (precision 1.00, 5 of 5 with an intent) — matches 14, would change 11
+rule uber-trip 'desc:UBER *TRIP' tag:none => category Transport, intent want
+# GYM FLEX MONTHLY: 11 transactions; Health (precision 1.00, 3 of 3 categorised) — matches 11, would change 8
+rule gym-flex-monthly 'desc:GYM FLEX MONTHLY' tag:none => category Health
+# ATM SPARKASSE BERLIN: 8 transactions; Other (precision 1.00, 4 of 4 categorised) — matches 8, would change 4
+rule atm-sparkasse-berlin 'desc:ATM SPARKASSE BERLIN' tag:none => category Other
+# BLUE BOTTLE COFFEE: 7 transactions; Coffee (precision 1.00, 3 of 3 categorised) — matches 7, would change 4
+rule blue-bottle-coffee 'desc:BLUE BOTTLE COFFEE' tag:none => category Coffee
 $ rule netflix-com desc:NETFLIX.COM => +subscription
 defined rule netflix-com
 $ suggest rules netflix
-# NETFLIX.COM: 22 transactions; 18 have +subscription — matches 22, would change 4
-rule netflix-com-2 desc:NETFLIX.COM netflix => +subscription
+# NETFLIX.COM: 22 transactions; +subscription (precision 1.00, 18 of 18 tagged), Entertainment (precision 1.00, 11 of 11 categorised), want (precision 1.00, 6 of 6 with an intent) — matches 22, would change 21
+rule netflix-com-2 desc:NETFLIX.COM netflix => +subscription, category Entertainment, intent want
 $ open newstore.csv
 discarded the unsaved changes to demo.csv
 opened newstore.csv: 4 transactions
