@@ -158,51 +158,77 @@ public struct SuggestIndex: Sendable {
         return out.sorted { $0.confidence > $1.confidence }
     }
 
-    /// Every candidate for one field, best first (tags: every tag most of the evidence carries).
-    /// `inIndex`: whether the row's own values are counted in the index (so they are taken out here).
-    public mutating func candidates(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true) -> [ScoredSuggestion] {
+    /// One candidate value as counted: where its evidence comes from, and how much agrees.
+    struct Score {
+        var value: UInt32
+        var confidence: Double
+        var level: Level
+        var key: UInt32
+        var agreeing: Int
+        var of: Int
+    }
+
+    /// The candidates for one field, best first, as numbers (no text: the backtest and bulk plans ask
+    /// millions of times). `inIndex`: whether the row's own values are counted in the index (then they
+    /// are taken out: a row is not evidence for itself).
+    mutating func scores(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true) -> [Score] {
         let prior = consistency(field)
         let merchant = ledger.merchant[row]
         let own = inIndex ? SuggestIndex.values(field, row: row, ledger: ledger) : []
         let (alike, words) = keys(of: merchant, in: ledger)
-        let name = TagshModelText.clean(ledger.merchants[merchant])
-        let alikeName = TagshModelText.clean(alikeDisplay[Int(alike)])
-        var levels: [(Level, UInt32, Double, String)] = [
-            (.merchant, merchant, 1.0, "\(name) transactions"),
-            (.alike, alike, 0.9, "transactions of merchants named like \(alikeName) (numbers aside)"),
-        ]
-        for w in words { levels.append((.word, w, 0.75, "transactions of merchants with '\(wordNames[Int(w)])' in the name")) }
-        // "6 of 9 categorised STARBUCKS transactions are in Coffee"
-        func say(_ c: Int, _ n: Int, _ subject: String, _ value: Suggestion.Value) -> String {
-            switch value {
-            case .category(let name): "\(c) of \(n) categorised \(subject) are in \(TagshModelText.clean(name))"
-            case .intent(let i): "\(c) of \(n) \(subject) with an intent are \(i)"
-            case .tag(let t): "\(c) of \(n) tagged \(subject) have +\(TagshModelText.clean(t))"
-            }
-        }
-        var best: [UInt32: ScoredSuggestion] = [:]
-        for (level, key, weight, subject) in levels {
-            guard var tally = tallies[level.rawValue][key]?[field.rawValue] else { continue }
-            // The row's own values are not evidence for it.
+        var best: [Score] = []
+        func consider(_ level: Level, _ key: UInt32, _ weight: Double) -> Bool {
+            guard var tally = tallies[level.rawValue][key]?[field.rawValue] else { return false }
             if !own.isEmpty {
                 tally.total -= 1
                 for v in own { tally.values[v, default: 0] -= 1 }
             }
-            guard tally.total >= 2 else { continue }
+            guard tally.total >= 2 else { return false }
             for (v, c) in tally.values where c >= 2 && !own.contains(v) {
-                guard let value = value(field, v, ledger: ledger) else { continue }
                 // The share that agrees, with the field's usual consistency as prior evidence: 3 of 3 is
                 // near-certain for a field merchants never vary on, and much less for one they often do.
                 let confidence = weight * (Double(c) + SuggestIndex.priorWeight * prior) / (Double(tally.total) + SuggestIndex.priorWeight)
-                if let have = best[v], have.confidence >= confidence { continue }
-                best[v] = ScoredSuggestion(value: value, confidence: confidence, evidence: say(c, tally.total, subject, value))
+                if let i = best.firstIndex(where: { $0.value == v }) {
+                    if best[i].confidence < confidence { best[i] = Score(value: v, confidence: confidence, level: level, key: key, agreeing: c, of: tally.total) }
+                } else {
+                    best.append(Score(value: v, confidence: confidence, level: level, key: key, agreeing: c, of: tally.total))
+                }
             }
-            // A merchant's own history, when there is enough of it, is what counts.
-            if level == .merchant && tally.total >= 3 { break }
+            return true
         }
-        var list = best.values.sorted { ($0.confidence, $1.evidence) > ($1.confidence, $0.evidence) }
-        if field != .tags { list = Array(list.prefix(1)) }
-        return list
+        // A merchant's own history, when there is enough of it (3), is what counts; else merchants alike, then words.
+        let merchantTotal = tallies[Level.merchant.rawValue][merchant]?[field.rawValue].total ?? 0
+        _ = consider(.merchant, merchant, 1.0)
+        if merchantTotal - (own.isEmpty ? 0 : 1) < 3 {
+            _ = consider(.alike, alike, 0.9)
+            for w in words { _ = consider(.word, w, 0.75) }
+        }
+        best.sort { ($0.confidence, $1.value) > ($1.confidence, $0.value) }
+        if field != .tags && best.count > 1 { best = [best[0]] }
+        return best
+    }
+
+    /// Every candidate for one field, best first, with its evidence in words (tags: every tag the evidence carries).
+    public mutating func candidates(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true) -> [ScoredSuggestion] {
+        scores(row: row, field: field, ledger: ledger, inIndex: inIndex).compactMap { s in
+            guard let value = value(field, s.value, ledger: ledger) else { return nil }
+            return ScoredSuggestion(value: value, confidence: s.confidence, evidence: evidence(s, value, ledger: ledger))
+        }
+    }
+
+    /// "6 of 9 categorised STARBUCKS 1234 transactions are in Coffee".
+    func evidence(_ s: Score, _ value: Suggestion.Value, ledger: Ledger) -> String {
+        let subject: String
+        switch s.level {
+        case .merchant: subject = TagshModelText.clean(ledger.merchants[s.key]) + " transactions"
+        case .alike: subject = "transactions of merchants named like \(TagshModelText.clean(alikeDisplay[Int(s.key)])) (numbers aside)"
+        case .word: subject = "transactions of merchants with '\(wordNames[Int(s.key)])' in the name"
+        }
+        switch value {
+        case .category(let name): return "\(s.agreeing) of \(s.of) categorised \(subject) are in \(TagshModelText.clean(name))"
+        case .intent(let i): return "\(s.agreeing) of \(s.of) \(subject) with an intent are \(i)"
+        case .tag(let t): return "\(s.agreeing) of \(s.of) tagged \(subject) have +\(TagshModelText.clean(t))"
+        }
     }
 
     func value(_ field: Field, _ v: UInt32, ledger: Ledger) -> Suggestion.Value? {
@@ -243,24 +269,12 @@ public struct SuggestIndex: Sendable {
                 let truth = values(f, row: row, ledger: ledger)
                 guard !truth.isEmpty else { continue }
                 // As if the row had no value yet: its own values are not in the index.
-                let guess = index.candidates(row: row, field: f, ledger: ledger, inIndex: false).first
-                let right = guess.map { g -> Bool in
-                    switch g.value {
-                    case .category(let c): return ledger.categories.id(of: c) == truth.first
-                    case .intent(let i): return UInt32(i.rawValue) == truth.first
-                    case .tag(let t): return truth.contains { ledger.tags[$0].lowercased() == t.lowercased() }
-                    }
-                } ?? false
+                let guess = index.scores(row: row, field: f, ledger: ledger, inIndex: false).first
+                let right = guess.map { f == .tags ? truth.contains($0.value) : truth.first == $0.value } ?? false
                 replays[f]!.outcomes.append((guess?.confidence ?? 0, right))
                 if let g = guess, !right, f != .tags {
-                    let truthName = f == .category ? ledger.categories[truth[0]].name : Intent(rawValue: UInt8(truth[0])).map { "\($0)" } ?? "?"
-                    let guessName: String
-                    switch g.value {
-                    case .category(let c): guessName = c
-                    case .intent(let i): guessName = "\(i)"
-                    case .tag(let t): guessName = t
-                    }
-                    replays[f]!.mistakes["\(guessName) for \(truthName)", default: 0] += 1
+                    let name = { (v: UInt32) in f == .category ? ledger.categories[v].name : Intent(rawValue: UInt8(v)).map { "\($0)" } ?? "?" }
+                    replays[f]!.mistakes["\(name(g.value)) for \(name(truth[0]))", default: 0] += 1
                 }
                 if f == .category {
                     let t = index.tallies[Level.merchant.rawValue][ledger.merchant[row]]?[Field.category.rawValue]
@@ -300,24 +314,25 @@ extension SuggestIndex {
         for row in rows.sorted() {
             var changed = false
             var addTags: [UInt32] = []
-            for s in suggest(row: row, ledger: ledger, threshold: minConfidence, fields: fields) {
-                switch s.value {
-                case .category(let name):
-                    // Suggestions fill in what is missing; they never replace a category or intent someone set.
-                    guard ledger.category[row] == 0, let id = ledger.categories.id(of: name),
-                          ledger.categoryRefusal(row, setting: id) == nil else { continue }
-                    let before = ledger.category[row]
-                    plan.changes.record(row: row, field: .category, before: before, after: id)
-                    delta(.category, (before == 0 ? "none" : ledger.categories[before].name) + " → " + name)
-                    changed = true
-                case .intent(let i):
-                    let before = ledger.intent[row]
-                    guard before == 0 else { continue }
-                    plan.changes.record(row: row, field: .intent, before: UInt32(before), after: UInt32(i.rawValue))
-                    delta(.intent, (Intent(rawValue: before).map { "\($0)" } ?? "none") + " → \(i)")
-                    changed = true
-                case .tag(let t):
-                    if let id = ledger.tags.id(of: t) { addTags.append(id) }
+            for f in Field.allCases where fields.contains(f) {
+                for sc in scores(row: row, field: f, ledger: ledger) where sc.confidence >= minConfidence {
+                    switch f {
+                    case .category:
+                        // Suggestions fill in what is missing; they never replace a category or intent someone set.
+                        let id = sc.value
+                        guard ledger.category[row] == 0, !ledger.categories[id].isDeleted,
+                              ledger.categoryRefusal(row, setting: id) == nil else { continue }
+                        plan.changes.record(row: row, field: .category, before: 0, after: id)
+                        delta(.category, "none → " + ledger.categories[id].name)
+                        changed = true
+                    case .intent:
+                        guard ledger.intent[row] == 0, let i = Intent(rawValue: UInt8(sc.value)) else { continue }
+                        plan.changes.record(row: row, field: .intent, before: 0, after: sc.value)
+                        delta(.intent, "none → \(i)")
+                        changed = true
+                    case .tags:
+                        addTags.append(sc.value)
+                    }
                 }
             }
             if !addTags.isEmpty {
