@@ -39,10 +39,16 @@ public struct SuggestIndex: Sendable {
         var values: [UInt32: Int] = [:]
     }
 
-    enum Level: Int { case merchant, alike, word }
+    /// Where evidence comes from: the same merchant; merchants alike (numbers aside) for the same amount (what
+    /// recurs: a subscription, a rent, the usual coffee); merchants alike; a word of the name.
+    enum Level: Int { case merchant, alike, word, amount }
 
     /// Tallies by level, key and field.
-    var tallies: [[UInt32: [Tally]]] = [[:], [:], [:]]
+    var tallies: [[UInt32: [Tally]]] = [[:], [:], [:], [:]]
+    /// Merchants alike and one amount, as a key of the `amount` level.
+    struct AmountKey: Hashable, Sendable { var alike: UInt32; var units: Int64; var scale: UInt8; var currency: UInt32 }
+    var amountIDs: [AmountKey: UInt32] = [:]
+    var amountKeys: [AmountKey] = []
     /// A merchant's `alike` key and word keys (cached per merchant id).
     var alikeKey: [UInt32: UInt32] = [:]
     var wordKeys: [UInt32: [UInt32]] = [:]
@@ -109,8 +115,18 @@ public struct SuggestIndex: Sendable {
         }
     }
 
-    mutating func count(_ merchant: UInt32, _ field: Field, _ values: [UInt32], _ sign: Int, ledger: Ledger) {
+    mutating func amountKey(row: Int, alike: UInt32, ledger: Ledger) -> UInt32 {
+        let k = AmountKey(alike: alike, units: ledger.amountUnits[row], scale: ledger.amountScale[row], currency: ledger.currency[row])
+        if let id = amountIDs[k] { return id }
+        let id = UInt32(amountKeys.count)
+        amountIDs[k] = id
+        amountKeys.append(k)
+        return id
+    }
+
+    mutating func count(_ row: Int, _ field: Field, _ values: [UInt32], _ sign: Int, ledger: Ledger) {
         guard !values.isEmpty else { return }
+        let merchant = ledger.merchant[row]
         let (alike, words) = keys(of: merchant, in: ledger)
         func bump(_ level: Level, _ key: UInt32) {
             var t = tallies[level.rawValue][key] ?? [Tally(), Tally(), Tally()]
@@ -126,10 +142,11 @@ public struct SuggestIndex: Sendable {
         bump(.merchant, merchant)
         bump(.alike, alike)
         for w in words { bump(.word, w) }
+        bump(.amount, amountKey(row: row, alike: alike, ledger: ledger))
     }
 
     public mutating func add(_ row: Int, ledger: Ledger) {
-        for f in Field.allCases { count(ledger.merchant[row], f, SuggestIndex.values(f, row: row, ledger: ledger), 1, ledger: ledger) }
+        for f in Field.allCases { count(row, f, SuggestIndex.values(f, row: row, ledger: ledger), 1, ledger: ledger) }
     }
 
     /// Keeps the index current through a change: the row's old value leaves, its new one comes in.
@@ -142,8 +159,8 @@ public struct SuggestIndex: Sendable {
         case .tags: f = .tags; old = ledger.tagSets[before]; new = ledger.tagSets[after]
         case .note: return
         }
-        count(ledger.merchant[row], f, old, -1, ledger: ledger)
-        count(ledger.merchant[row], f, new, 1, ledger: ledger)
+        count(row, f, old, -1, ledger: ledger)
+        count(row, f, new, 1, ledger: ledger)
     }
 
     // MARK: - suggesting
@@ -199,6 +216,10 @@ public struct SuggestIndex: Sendable {
         // A merchant's own history, when there is enough of it (3), is what counts; else merchants alike, then words.
         let merchantTotal = tallies[Level.merchant.rawValue][merchant]?[field.rawValue].total ?? 0
         _ = consider(.merchant, merchant, 1.0)
+        // The same amount at merchants alike is the sharpest evidence where a merchant's history is mixed.
+        if let amount = amountIDs[AmountKey(alike: alike, units: ledger.amountUnits[row], scale: ledger.amountScale[row], currency: ledger.currency[row])] {
+            _ = consider(.amount, amount, 1.0)
+        }
         if merchantTotal - (own.isEmpty ? 0 : 1) < 3 {
             _ = consider(.alike, alike, 0.9)
             for w in words { _ = consider(.word, w, 0.75) }
@@ -223,6 +244,11 @@ public struct SuggestIndex: Sendable {
         case .merchant: subject = TagshModelText.clean(ledger.merchants[s.key]) + " transactions"
         case .alike: subject = "transactions of merchants named like \(TagshModelText.clean(alikeDisplay[Int(s.key)])) (numbers aside)"
         case .word: subject = "transactions of merchants with '\(wordNames[Int(s.key)])' in the name"
+        case .amount:
+            let k = amountKeys[Int(s.key)]
+            let amount = Amount(units: k.units, scale: k.scale).formatted(grouping: true)
+            let currency = ledger.currencies[k.currency]
+            subject = "\(TagshModelText.clean(alikeDisplay[Int(k.alike)]))-like transactions of \(amount)\(currency.isEmpty ? "" : " " + TagshModelText.clean(currency))"
         }
         switch value {
         case .category(let name): return "\(s.agreeing) of \(s.of) categorised \(subject) are in \(TagshModelText.clean(name))"
@@ -235,7 +261,7 @@ public struct SuggestIndex: Sendable {
         switch field {
         case .category: ledger.categories[v].isDeleted ? nil : .category(ledger.categories[v].name)
         case .intent: Intent(rawValue: UInt8(v)).map { .intent($0) }
-        case .tags: Int(v) < ledger.tags.count ? .tag(ledger.tags[v]) : nil
+        case .tags: ledger.tags.ids.contains(v) ? .tag(ledger.tags[v]) : nil
         }
     }
 

@@ -103,18 +103,21 @@ struct SuggestionTests {
     }
 
     /// The evidence and confidence are pinned: the share that agrees, with two transactions' worth of the
-    /// field's consistency as prior; merchants alike count ×0.9, a shared word ×0.75; nothing below the threshold.
+    /// field's consistency as prior; merchants alike count ×0.9, a shared word ×0.75, the same amount at
+    /// merchants alike fully; nothing below the threshold.
     @Test func confidenceEvidenceAndAbstention() throws {
         var l = Ledger()
-        func add(_ merchant: String, _ category: String?, _ intent: Intent? = nil) {
-            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: l.merchants.intern(merchant), amount: Amount(units: -5, scale: 0),
-                     currency: 0, account: 0, intent: intent, category: category.map { l.categories.intern($0) } ?? 0, tagSet: 0, note: 0)
+        func add(_ merchant: String, _ category: String?, _ intent: Intent? = nil, units: Int64 = -500) {
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: l.merchants.intern(merchant), amount: Amount(units: units, scale: 2),
+                     currency: l.currencies.intern("EUR"), account: 0, intent: intent, category: category.map { l.categories.intern($0) } ?? 0,
+                     tagSet: 0, note: 0)
         }
         for _ in 0..<3 { add("CAFE 12", "Food", .want) }
         add("CAFE 12", nil)                  // row 3: the merchant's own history, 3 of 3
-        add("CAFE 99", nil)                  // row 4: a merchant alike (numbers aside)
+        add("CAFE 99", nil, units: -700)     // row 4: a merchant alike (numbers aside), another amount
         add("CAFE ROMA", nil)                // row 5: a shared word only
         add("HARDWARE", nil)                 // row 6: nothing
+        add("CAFE 77", nil)                  // row 7: alike, and the same amount
         var index = SuggestIndex(ledger: l)
         let own = index.suggest(row: 3, ledger: l, threshold: 0)
         // Every category agrees with its merchant's most common one: consistency (3 + 1) / (3 + 2) = 0.8.
@@ -127,6 +130,9 @@ struct SuggestionTests {
         #expect(word == [ScoredSuggestion(value: .category("Food"), confidence: 0.75 * (3 + 2 * 0.8) / 5,
                                           evidence: "3 of 3 categorised transactions of merchants with 'cafe' in the name are in Food")])
         #expect(index.suggest(row: 6, ledger: l, threshold: 0).isEmpty)
+        let amount = index.suggest(row: 7, ledger: l, threshold: 0, fields: [.category])
+        #expect(amount == [ScoredSuggestion(value: .category("Food"), confidence: (3 + 2 * 0.8) / 5,
+                                            evidence: "3 of 3 categorised CAFE-like transactions of -5.00 EUR are in Food")])
         // Abstention: at the default threshold the word-level guess (0.69) is not made; the merchant's own is (0.92).
         #expect(index.suggest(row: 5, ledger: l, threshold: Settings().suggestThreshold).isEmpty)
         #expect(!index.suggest(row: 3, ledger: l, threshold: Settings().suggestThreshold).isEmpty)
@@ -148,6 +154,9 @@ struct SuggestionTests {
         #expect(session.suggestions(row: rows[0], fields: [.category]).first?.value != .category("Streaming"))
         session.execute("redo")
         #expect(session.suggestions(row: rows[0], fields: [.category]).first?.value == .category("Streaming"))
+        // A tag made just now (the newest in the tag table) is suggested as well.
+        session.execute("tag " + rows.dropFirst().map { String($0 + 1) }.joined(separator: ",") + " +brand-new-tag")
+        #expect(session.suggestions(row: rows[0], fields: [.tags]).contains { $0.value == .tag("brand-new-tag") })
         // The same as an index built afresh.
         var fresh = SuggestIndex(ledger: session.ledger!)
         #expect(fresh.suggest(row: rows[0], ledger: session.ledger!, threshold: 0) == session.suggestions(row: rows[0], threshold: 0))

@@ -8,9 +8,9 @@ extension Commands {
         summary: "suggest annotations for a transaction, or rules learned from the ledger",
         details: """
             `suggest ID` proposes tags, a category and an intent for one transaction, each with a confidence \
-            from 0 to 1 and its evidence: what the merchant's other transactions carry, else what merchants \
-            named alike carry (store numbers and codes aside: STARBUCKS 1234 and STARBUCKS 0567), else \
-            merchants sharing a word of its name. The confidence is the share that agrees with one unseen \
+            from 0 to 1 and its evidence: what the merchant's other transactions carry, and those of \
+            merchants alike for the same amount (what recurs); else what merchants named alike carry (store \
+            numbers and codes aside: STARBUCKS 1234 and STARBUCKS 0567), else merchants sharing a word of its name. The confidence is the share that agrees with one unseen \
             disagreement added (3 of 3 is 0.75, 14 of 16 is 0.82), less for merchants only alike (×0.95) or \
             sharing a word (×0.85). Below `set suggest-threshold` (default 0.80) nothing is suggested. \
             `suggest --backtest [QUERY]` replays the annotated transactions in date order, each suggested \
