@@ -376,22 +376,29 @@ struct TextReader {
     /// month and day in the year of the last `year` directive (ledger and hledger
     /// take the current year without one).
     func journalDate(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Day? {
-        var parts: [(value: Int, digits: Int)] = []
+        // Up to three numbers, without an array: this runs once per transaction.
+        var values = (0, 0, 0), digits = (0, 0, 0)
+        var count = 0
         var i = s
         while i < e {
             var v = 0, d = 0
             while i < e && b[i] >= 0x30 && b[i] <= 0x39 && d < 9 { v = v * 10 + Int(b[i] - 0x30); d += 1; i += 1 }
-            guard d > 0 else { return nil }
-            parts.append((v, d))
+            guard d > 0, count < 3 else { return nil }
+            switch count {
+            case 0: values.0 = v; digits.0 = d
+            case 1: values.1 = v; digits.1 = d
+            default: values.2 = v; digits.2 = d
+            }
+            count += 1
             guard i < e else { break }
-            guard b[i] == 0x2D || b[i] == 0x2F || b[i] == 0x2E, parts.count < 3 else { return nil }
+            guard b[i] == 0x2D || b[i] == 0x2F || b[i] == 0x2E, count < 3 else { return nil }
             i += 1
         }
-        switch parts.count {
-        case 3: return parts[1].digits <= 2 && parts[2].digits <= 2 ? Day(year: parts[0].value, month: parts[1].value, day: parts[2].value) : nil
+        switch count {
+        case 3: return digits.1 <= 2 && digits.2 <= 2 ? Day(year: values.0, month: values.1, day: values.2) : nil
         case 2:
-            guard parts[0].digits <= 2, parts[1].digits <= 2 else { return nil }
-            return Day(year: defaultYear ?? currentYear, month: parts[0].value, day: parts[1].value)
+            guard digits.0 <= 2, digits.1 <= 2 else { return nil }
+            return Day(year: defaultYear ?? currentYear, month: values.0, day: values.1)
         default: return nil
         }
     }
