@@ -121,9 +121,14 @@ enum PostingAmount {
 
         mutating func spaces() { while i < chars.count && (chars[i] == " " || chars[i] == "\t") { i += 1 } }
 
+        /// Parentheses open now; a hostile file's thousands of them end the reading instead of the stack.
+        var depth = 0
+
         mutating func parseParenthesized() -> Value? {
-            guard i < chars.count, chars[i] == "(" else { return nil }
+            guard i < chars.count, chars[i] == "(", depth < 64 else { return nil }
             i += 1
+            depth += 1
+            defer { depth -= 1 }
             guard let v = sum() else { return nil }
             spaces()
             guard i < chars.count, chars[i] == ")" else { return nil }
@@ -163,6 +168,9 @@ enum PostingAmount {
             if chars[i] == "(" { return parseParenthesized() }
             if chars[i] == "-" {
                 i += 1
+                guard depth < 64 else { return nil }
+                depth += 1
+                defer { depth -= 1 }
                 guard let v = factor() else { return nil }
                 return Value(amount: v.amount.map { -$0 }, symbol: v.symbol)
             }
@@ -191,8 +199,11 @@ extension Amount {
             let scale = Int(scale) - Int(other.scale) + extra
             guard scale <= Int(Amount.maxScale) else { return nil }
             var numerator = Int128(units)
-            for _ in 0..<extra { numerator *= 10 }
-            if scale < 0 { for _ in 0..<(-scale) { numerator *= 10 } }
+            for _ in 0..<(extra + max(0, -scale)) {
+                let (n, overflow) = numerator.multipliedReportingOverflow(by: 10)
+                if overflow { return nil }
+                numerator = n
+            }
             let denominator = Int128(other.units)
             if numerator % denominator == 0 {
                 let q = numerator / denominator

@@ -105,6 +105,9 @@ struct WildTextTests {
         ("(-(2) - 3)", .amount(Amount(units: -5, scale: 0), symbol: nil)),
         ("(1 / 3)", .unknown),
         ("(foo(1))", .unknown),
+        // Hostile: an exact quotient too large to hold, and nesting deeper than the reader follows.
+        ("(999999999999999999 / 0.000000000000000001)", .unknown),
+        (String(repeating: "(", count: 5000) + "1" + String(repeating: ")", count: 5000), .unknown),
         ("12345678901234567890 X", .unknown),
         ("10 USD garbage", .invalid),
         ("USD", .invalid),
