@@ -43,6 +43,12 @@ public protocol Console: AnyObject {
     var redraws: Bool { get }
     /// Opens `text` in `$VISUAL` / `$EDITOR`; the edited text, or nil when that failed.
     func edit(_ text: String) -> String?
+    /// The loop is over: the terminal goes back to how the prompt wants it.
+    func leave()
+}
+
+extension Console {
+    public func leave() {}
 }
 
 /// A console that plays back keys and lines, for tests and transcripts.

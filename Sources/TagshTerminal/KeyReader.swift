@@ -10,12 +10,18 @@ public enum TerminalKey: Equatable, Sendable {
 
 /// Reads single keys (no Enter needed) from standard input, which must be a terminal.
 public enum KeyReader {
-    /// Waits for one key. The terminal is in raw mode only while it waits, so
-    /// Ctrl-C arrives as a key here (and never stops the shell).
-    public static func readKey() -> TerminalKey {
-        var saved = termios()
-        guard tcgetattr(0, &saved) == 0 else { return .endOfInput }
-        var raw = saved
+    /// Waits for one key, in raw mode (entered here if need be), so Ctrl-C arrives as a key (and never
+    /// stops the shell). The caller leaves raw mode (`leaveRawMode`) before reading a line or exiting.
+    /// The terminal's settings before `enterRawMode`, to put back.
+    nonisolated(unsafe) static var saved: termios?
+
+    /// Puts the terminal in raw mode until `leaveRawMode`: keys arrive one at a time, unechoed, Ctrl-C as a key,
+    /// also while a command runs between two keys (so nothing typed ahead waits for Enter or shows on the screen).
+    public static func enterRawMode() {
+        guard saved == nil else { return }
+        var original = termios()
+        guard tcgetattr(0, &original) == 0 else { return }
+        var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         raw.c_iflag &= ~tcflag_t(ICRNL | IXON)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
@@ -23,7 +29,18 @@ public enum KeyReader {
             cc[Int(VTIME)] = 0
         }
         tcsetattr(0, TCSANOW, &raw)
-        defer { tcsetattr(0, TCSANOW, &saved) }
+        saved = original
+    }
+
+    /// Puts back the settings `enterRawMode` found.
+    public static func leaveRawMode() {
+        guard var original = saved else { return }
+        tcsetattr(0, TCSANOW, &original)
+        saved = nil
+    }
+
+    public static func readKey() -> TerminalKey {
+        enterRawMode()
         guard let first = readByte(timeoutMilliseconds: -1) else { return .endOfInput }
         switch first {
         case 0x03: return .interrupt

@@ -112,8 +112,11 @@ final class TerminalConsole: Console {
         }
     }
 
+    func leave() { KeyReader.leaveRawMode() }
+
     func readLine(prompt: String, initial: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String? {
         sink.flush()
+        KeyReader.leaveRawMode()
         return editor.readLine(prompt: prompt, initial: initial) { text in
             let r = complete(text)
             return CompletionOffer(replacing: r.replacing, candidates: r.candidates)
@@ -122,6 +125,7 @@ final class TerminalConsole: Console {
 
     func edit(_ text: String) -> String? {
         sink.flush()
+        KeyReader.leaveRawMode()
         let env = ProcessInfo.processInfo.environment
         let program = env["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
         let path = NSTemporaryDirectory() + "tagsh-note-\(getpid()).txt"

@@ -120,6 +120,7 @@ struct ReviewLoop {
             if case .quit = binding.action { break }
             perform(binding.action)
         }
+        console.leave()
         finish(done: position >= queue.count)
     }
 
