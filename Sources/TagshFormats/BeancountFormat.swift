@@ -19,6 +19,7 @@ enum BeancountFormat {
 
     static let directives: Set<String> = ["open", "close", "commodity", "balance", "pad", "note", "document", "event",
                                           "custom", "price", "query"]
+    static let directiveBytes: [[UInt8]] = directives.sorted().map { Array($0.utf8) }
 
     /// Reads a double-quoted string starting at `i`; returns the text and the index after the closing quote.
     static func quoted(_ chars: [Character], _ i: Int) -> (String, Int)? {

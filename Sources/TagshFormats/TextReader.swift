@@ -182,8 +182,17 @@ struct TextReader {
     // MARK: - beancount line kinds
 
     func beancountIsTransaction(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Bool {
-        guard let word = secondWord(b, s, e) else { return false }
-        return !BeancountFormat.directives.contains(word)
+        // The second word, compared as bytes (a String per line costs more than the rest of the line).
+        var i = s
+        while i < e && b[i] != 0x20 && b[i] != 0x09 { i += 1 }
+        while i < e && (b[i] == 0x20 || b[i] == 0x09) { i += 1 }
+        let start = i
+        while i < e && b[i] != 0x20 && b[i] != 0x09 { i += 1 }
+        guard i > start else { return false }
+        // A flag (`*`, `!`, `txn`, one character) is never a directive name.
+        if i - start == 1 || b[start] < 0x61 || b[start] > 0x7A { return true }
+        let word = UnsafeBufferPointer(rebasing: b[start..<i])
+        return !BeancountFormat.directiveBytes.contains { $0.elementsEqual(word) }
     }
 
     func beancountOpen(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String? {
@@ -236,26 +245,40 @@ struct TextReader {
         case .beancount:
             // The flag, then one or two strings, then #tags and ^links.
             if i < he && b[i] != 0x22 { while i < he && b[i] != 0x20 && b[i] != 0x09 { i += 1 }; spaces() }
-            var strings: [String] = []
-            let header = Array(String(decoding: UnsafeBufferPointer(rebasing: b[i..<he]), as: UTF8.self))
-            var j = 0
-            while let (s, next) = BeancountFormat.quoted(header, j) {
-                strings.append(s)
-                j = next
-                while j < header.count && (header[j] == " " || header[j] == "\t") { j += 1 }
+            // On bytes: strings are interned straight from the file unless they hold an escape.
+            var strings: [(start: Int, end: Int, escaped: Bool)] = []
+            var j = i
+            while j < he && b[j] == 0x22 {
+                var k = j + 1
+                var escaped = false
+                while k < he && b[k] != 0x22 {
+                    if b[k] == 0x5C { escaped = true; k += 2 } else { k += 1 }
+                }
+                guard k < he else { break } // not closed: no string, as beancount's lexer would refuse it
+                strings.append((j + 1, k, escaped))
+                j = k + 1
+                while j < he && (b[j] == 0x20 || b[j] == 0x09) { j += 1 }
             }
-            while j < header.count && header[j] != ";" {
-                if header[j] == "#" {
+            while j < he && b[j] != 0x3B {
+                if b[j] == 0x23 {
                     var k = j + 1
-                    while k < header.count && header[k] != " " && header[k] != "\t" { k += 1 }
-                    tagNames.append(String(header[(j + 1)..<k]))
+                    while k < he && b[k] != 0x20 && b[k] != 0x09 { k += 1 }
+                    tagNames.append(String(decoding: UnsafeBufferPointer(rebasing: b[(j + 1)..<k]), as: UTF8.self))
                     j = k
                 } else {
                     j += 1
                 }
             }
-            let name = strings.count >= 2 && !strings[0].isEmpty ? strings[0] : (strings.count >= 2 ? strings[1] : strings.first ?? "")
-            merchant = ledger.merchants.intern(name)
+            // The payee when there are two strings and it is not empty, else the narration.
+            let chosen = strings.count >= 2 && strings[0].end > strings[0].start ? strings[0] : (strings.count >= 2 ? strings[1] : strings.first)
+            if let c = chosen, !c.escaped {
+                merchant = ledger.merchants.intern(bytes: UnsafeBufferPointer(rebasing: b[c.start..<c.end]))
+            } else if let c = chosen {
+                let text = Array(String(decoding: UnsafeBufferPointer(rebasing: b[(c.start - 1)..<(c.end + 1)]), as: UTF8.self))
+                merchant = ledger.merchants.intern(BeancountFormat.quoted(text, 0)?.0 ?? "")
+            } else {
+                merchant = ledger.merchants.intern("")
+            }
         }
         if let (cs, ce) = commentBytes { applyComment(b, cs, ce, &tagNames, &intent, &note) }
 
