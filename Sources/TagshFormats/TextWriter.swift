@@ -24,10 +24,15 @@ enum TextWriter {
             var edits: [(start: Int, end: Int, bytes: [UInt8])] = []
             for row in byFile[fileIndex, default: []].sorted() {
                 let start = layout.rowStart[row], end = layout.rowEnd[row]
-                let text = String(decoding: file.bytes[start..<end], as: UTF8.self)
-                let crlf = text.contains("\r\n")
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { l in
-                    l.hasSuffix("\r") ? String(l.dropLast()) : String(l)
+                // The block's lines, split on bytes (a String's Character walk costs more than the edit).
+                var lines: [String] = []
+                var crlf = false
+                var lineStart = start
+                for i in start...end where i == end || file.bytes[i] == 0x0A {
+                    var lineEnd = i
+                    if lineEnd > lineStart && file.bytes[lineEnd - 1] == 0x0D && i < end { lineEnd -= 1; crlf = true }
+                    lines.append(String(decoding: file.bytes[lineStart..<lineEnd], as: UTF8.self))
+                    lineStart = i + 1
                 }
                 let result: (lines: [String], newAccount: String?)
                 switch layout.dialect {
