@@ -1,21 +1,15 @@
 import TagshModel
 import TagshQuery
 
-/// One suggested annotation and why.
-public struct Suggestion: Sendable, Equatable {
-    public enum Value: Sendable, Equatable {
-        case tag(String)
-        case category(String)
-        case intent(Intent)
-    }
-    public var value: Value
-    public var count: Int
-    public var of: Int
-    public var reason: String
+/// What a suggestion proposes: a tag, a category or an intent.
+public enum SuggestedValue: Sendable, Equatable {
+    case tag(String)
+    case category(String)
+    case intent(Intent)
 
     /// The command that would apply it to a transaction.
     public func command(for id: Int) -> String {
-        switch value {
+        switch self {
         case .tag(let t): "tag \(id) +\(t)"
         case .category(let c): "category \(id) \(Lexer.quote(c))"
         case .intent(let i): "intent \(id) \(i)"

@@ -6,18 +6,18 @@ import TagshModel
 /// categories, which merchants rarely vary on, than for intents; evidence from
 /// merchants alike but not the same counts for less.
 public struct ScoredSuggestion: Sendable, Equatable {
-    public var value: Suggestion.Value
+    public var value: SuggestedValue
     public var confidence: Double
     public var evidence: String
 
-    public init(value: Suggestion.Value, confidence: Double, evidence: String) {
+    public init(value: SuggestedValue, confidence: Double, evidence: String) {
         self.value = value
         self.confidence = confidence
         self.evidence = evidence
     }
 
     /// The command that would apply it to transaction `id`.
-    public func command(for id: Int) -> String { Suggestion(value: value, count: 0, of: 0, reason: "").command(for: id) }
+    public func command(for id: Int) -> String { value.command(for: id) }
 }
 
 /// What the ledger's annotated transactions say about the others, kept as
@@ -238,7 +238,7 @@ public struct SuggestIndex: Sendable {
     }
 
     /// "6 of 9 categorised STARBUCKS 1234 transactions are in Coffee".
-    func evidence(_ s: Score, _ value: Suggestion.Value, ledger: Ledger) -> String {
+    func evidence(_ s: Score, _ value: SuggestedValue, ledger: Ledger) -> String {
         let subject: String
         switch s.level {
         case .merchant: subject = TagshModelText.clean(ledger.merchants[s.key]) + " transactions"
@@ -257,7 +257,7 @@ public struct SuggestIndex: Sendable {
         }
     }
 
-    func value(_ field: Field, _ v: UInt32, ledger: Ledger) -> Suggestion.Value? {
+    func value(_ field: Field, _ v: UInt32, ledger: Ledger) -> SuggestedValue? {
         switch field {
         case .category: ledger.categories[v].isDeleted ? nil : .category(ledger.categories[v].name)
         case .intent: Intent(rawValue: UInt8(v)).map { .intent($0) }
