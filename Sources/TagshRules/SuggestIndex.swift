@@ -129,15 +129,15 @@ public struct SuggestIndex: Sendable {
         let merchant = ledger.merchant[row]
         let (alike, words) = keys(of: merchant, in: ledger)
         func bump(_ level: Level, _ key: UInt32) {
-            var t = tallies[level.rawValue][key] ?? [Tally(), Tally(), Tally()]
-            let before = level == .merchant ? t[field.rawValue].values.values.max() ?? 0 : 0
-            t[field.rawValue].total += sign
-            for v in values { t[field.rawValue].values[v, default: 0] += sign }
+            // Changed in place (a copy of the tally, dictionaries and all, per row was most of the cost).
+            let l = level.rawValue, f = field.rawValue
+            let before = level == .merchant ? tallies[l][key]?[f].values.values.max() ?? 0 : 0
+            tallies[l][key, default: [Tally(), Tally(), Tally()]][f].total += sign
+            for v in values { tallies[l][key, default: [Tally(), Tally(), Tally()]][f].values[v, default: 0] += sign }
             if level == .merchant {
-                agree[field.rawValue] += (t[field.rawValue].values.values.max() ?? 0) - before
-                agreeTotal[field.rawValue] += sign
+                agree[f] += (tallies[l][key]?[f].values.values.max() ?? 0) - before
+                agreeTotal[f] += sign
             }
-            tallies[level.rawValue][key] = t
         }
         bump(.merchant, merchant)
         bump(.alike, alike)
