@@ -27,7 +27,7 @@ enum PostingAmount {
             guard let value = parser.parseParenthesized() else { return .unknown }
             return value.amount.map { .amount($0, symbol: value.symbol) } ?? .unknown
         }
-        guard let (amount, symbol, _) = plain(chars, &i) else {
+        guard let (amount, symbol) = plain(chars, &i) else {
             // More digits than tagsh holds exactly: the peers read it, tagsh keeps it without a value.
             return chars[i...].filter(\.isNumber).count > 18 ? .unknown : .invalid
         }
@@ -38,7 +38,7 @@ enum PostingAmount {
 
     /// A number with an optional commodity before or after it, starting at `i`;
     /// `i` ends after it (and its spacing). What follows (`@`, `{`, `=` ...) is the caller's.
-    static func plain(_ chars: [Character], _ i: inout Int) -> (Amount, String?, Bool)? {
+    static func plain(_ chars: [Character], _ i: inout Int) -> (Amount, String?)? {
         let start = i
         func spaces() { while i < chars.count && (chars[i] == " " || chars[i] == "\t") { i += 1 } }
         var negative = false
@@ -53,7 +53,7 @@ enum PostingAmount {
             if i < chars.count, let s = commodity(chars, &i, prefix: false) { symbol = s } else { i = afterNumber }
         }
         spaces()
-        return (negative ? -number : number, symbol, true)
+        return (negative ? -number : number, symbol)
     }
 
     /// A commodity: a quoted string, or a run of characters that are not spaces or amount punctuation. Before
@@ -87,7 +87,7 @@ enum PostingAmount {
             j += 1
         }
         guard text.first?.isNumber == true || (text.count > 1 && (text[0] == "." || text[0] == ",")) else { return nil }
-        while let l = text.last, !l.isNumber { return nil }
+        guard text.last?.isNumber == true else { return nil } // `10.` or `1,`
         let marks = text.enumerated().filter { !$0.element.isNumber }
         var decimalAt: Int?
         if let last = marks.last {
@@ -175,7 +175,7 @@ enum PostingAmount {
                 return Value(amount: v.amount.map { -$0 }, symbol: v.symbol)
             }
             var j = i
-            guard let (amount, symbol, _) = PostingAmount.plain(chars, &j) else { return nil }
+            guard let (amount, symbol) = PostingAmount.plain(chars, &j) else { return nil }
             i = j
             return Value(amount: amount, symbol: symbol)
         }
