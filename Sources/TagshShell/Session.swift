@@ -100,16 +100,25 @@ public final class Session {
     public func suggestions(row: Int, threshold: Double? = nil, fields: Set<SuggestIndex.Field> = Set(SuggestIndex.Field.allCases))
         -> [ScoredSuggestion]
     {
-        guard let ledger else { return [] }
-        if suggestIndex == nil { suggestIndex = SuggestIndex(ledger: ledger) }
-        return suggestIndex!.suggest(row: row, ledger: ledger, threshold: threshold ?? settings.suggestThreshold, fields: fields)
+        withSuggestIndex { index, ledger in
+            index.suggest(row: row, ledger: ledger, threshold: threshold ?? settings.suggestThreshold, fields: fields)
+        } ?? []
     }
 
     /// The best candidate per field whatever its confidence (what `suggest ID` shows when it abstains).
     public func bestCandidates(row: Int) -> [ScoredSuggestion] {
-        guard let ledger else { return [] }
-        if suggestIndex == nil { suggestIndex = SuggestIndex(ledger: ledger) }
-        return SuggestIndex.Field.allCases.compactMap { suggestIndex!.candidates(row: row, field: $0, ledger: ledger).first }
+        withSuggestIndex { index, ledger in
+            SuggestIndex.Field.allCases.compactMap { index.candidates(row: row, field: $0, ledger: ledger).first }
+        } ?? []
+    }
+
+    /// Runs `body` on the suggestion index of the open ledger, building it the first time; nil with no ledger.
+    func withSuggestIndex<T>(_ body: (inout SuggestIndex, Ledger) -> T) -> T? {
+        guard let ledger else { return nil }
+        var index = suggestIndex ?? SuggestIndex(ledger: ledger)
+        suggestIndex = nil // `body` changes the only copy (no copy-on-write of the tallies)
+        defer { suggestIndex = index }
+        return body(&index, ledger)
     }
 
     /// The terminal, for interactive commands (`review`); nil in scripts, tests and pipes.

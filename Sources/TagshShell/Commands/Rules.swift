@@ -241,9 +241,10 @@ extension Invocation {
                 fields.insert(field)
             }
         }
-        if session.suggestIndex == nil { session.suggestIndex = SuggestIndex(ledger: working) }
-        let plan = session.suggestIndex!.plan(ledger: &working, rows: rows, minConfidence: minimum, fields: fields,
-                                              maxTags: session.settings.maxTags)
+        let maxTags = session.settings.maxTags
+        guard let plan = session.withSuggestIndex({ index, _ in
+            index.plan(ledger: &working, rows: rows, minConfidence: minimum, fields: fields, maxTags: maxTags)
+        }) else { throw .noLedger }
         return (plan, working)
     }
 
