@@ -86,10 +86,10 @@ public enum KeyReader {
         }
     }
 
-    /// The terminal's columns and rows (80×24 when it does not say).
-    public static func size() -> (columns: Int, rows: Int) {
+    /// The terminal's columns and rows, or nil when standard output is not a terminal that says.
+    public static func size() -> (columns: Int, rows: Int)? {
         var ws = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return (Int(ws.ws_col), Int(ws.ws_row)) }
-        return (80, 24)
+        return nil
     }
 }

@@ -7,11 +7,7 @@ import Glibc
 
 /// What the executable needs from the terminal and the file system.
 enum Terminal {
-    static func columns() -> Int? {
-        var ws = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
-        return nil
-    }
+    static func columns() -> Int? { KeyReader.size()?.columns }
 
     /// `$XDG_STATE_HOME/tagsh/history`, default `~/.local/state/tagsh/history`;
     /// the folder is created (mode 0700). Nil when there is no home.
@@ -91,7 +87,7 @@ final class TerminalConsole: Console {
         self.sink = sink
     }
 
-    var size: (columns: Int, rows: Int) { KeyReader.size() }
+    var size: (columns: Int, rows: Int) { KeyReader.size() ?? (80, 24) }
     var redraws: Bool { true }
 
     func readKey() -> Key {
