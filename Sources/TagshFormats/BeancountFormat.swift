@@ -35,6 +35,11 @@ enum BeancountFormat {
         return nil
     }
 
+    /// A metadata value: a quoted string unescaped, or the rest of the line (a number, a date, an account).
+    static func metadataValue(_ chars: [Character], from i: Int) -> String {
+        quoted(chars, i)?.0 ?? String(chars[i...]).trimmingCharacters(in: " \t")
+    }
+
     static func escape(_ s: String) -> String {
         "\"" + s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
@@ -82,7 +87,7 @@ enum BeancountFormat {
             case .metadata(let key, let valueStart):
                 if block.postings.isEmpty {
                     let lc = Array(line)
-                    let value = quoted(lc, valueStart)?.0 ?? String(lc[valueStart...]).trimmingCharacters(in: " \t")
+                    let value = metadataValue(lc, from: valueStart)
                     block.metadata.append((String(lc[key]), value, n))
                 }
             case .posting(let span): block.postings.append(TextPosting(line: n, span: span, in: line))

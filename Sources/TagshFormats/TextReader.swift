@@ -302,7 +302,7 @@ struct TextReader {
                     let key = String(decoding: UnsafeBufferPointer(rebasing: b[keyRange]), as: UTF8.self)
                     if key == "intent" || key == "note" {
                         let rest = Array(String(decoding: UnsafeBufferPointer(rebasing: b[valueStart..<line.end]), as: UTF8.self))
-                        let value = BeancountFormat.quoted(rest, 0)?.0 ?? String(rest).trimmingCharacters(in: " \t")
+                        let value = BeancountFormat.metadataValue(rest, from: 0)
                         if key == "intent", let v = Intent(name: value) { intent = v }
                         if key == "note" { note = value.isEmpty ? nil : value }
                     }
