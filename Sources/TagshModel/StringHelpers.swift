@@ -12,3 +12,9 @@ extension String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
+
+/// A share or a confidence in hundredths, as `0.80` or `1.00` (Foundation-free). A function, not a
+/// `String` initializer: an unlabelled `String.init` reference (`ids.map(String.init)`) would pick that.
+public func twoDecimals(hundredths: Int) -> String {
+    "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+}

@@ -64,8 +64,7 @@ public enum Suggester {
             // Proposed only when that clears the threshold, and when some transactions lack it.
             func precise(_ c: Int, of annotated: Int) -> Bool { annotated >= 3 && Double(c) >= Double(annotated) * minimumPrecision && c < n }
             func precision(_ c: Int, _ annotated: Int) -> String {
-                let hundredths = (c * 100 + annotated / 2) / annotated
-                return "precision \(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100), \(c) of \(annotated)"
+                "precision \(twoDecimals(hundredths: (c * 100 + annotated / 2) / annotated)), \(c) of \(annotated)"
             }
             let tagged = group.filter { ledger.tagSet[$0] != 0 }.count
             for (t, c) in tagCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) where precise(c, of: tagged) {

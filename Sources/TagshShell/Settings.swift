@@ -1,3 +1,5 @@
+import TagshModel
+
 /// Options changed with `set NAME VALUE` and listed by `set`.
 public struct Settings: Sendable, Equatable {
     public enum ColorMode: String, Sendable, CaseIterable { case auto, always, never }
@@ -29,8 +31,7 @@ public struct Settings: Sendable, Equatable {
 
     /// 0.8 → "0.80".
     public static func decimal(_ p: Double) -> String {
-        let hundredths = Int((p * 100).rounded())
-        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+        twoDecimals(hundredths: Int((p * 100).rounded()))
     }
 
     /// Sets one option from its text value; returns a message when refused.
