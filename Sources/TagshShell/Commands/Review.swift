@@ -125,6 +125,8 @@ struct ReviewLoop {
     }
 
     var row: Int { queue[position] }
+    /// The note of the transaction on screen ("" for none).
+    var currentNote: String { session.ledger.map { l in l.note[row] == 0 ? "" : l.notes[l.note[row]] } ?? "" }
     var id: Int { row + 1 }
 
     mutating func perform(_ action: Action) {
@@ -164,12 +166,12 @@ struct ReviewLoop {
             }
             if run("category \(id) \(Lexer.quote(name))") { decision = ("category", Lexer.quote(name), "category \(Lexer.quote(name))") }
         case .note:
-            let current = session.ledger.map { l in l.note[row] == 0 ? "" : l.notes[l.note[row]] } ?? ""
+            let current = currentNote
             guard let text = console.readLine(prompt: "note: ", initial: current, complete: { _ in (0, []) }) else { status = "cancelled"; return }
             if text == current { status = "note unchanged"; return }
             _ = run("note \(id) \(Lexer.quote(text))")
         case .editNote:
-            let current = session.ledger.map { l in l.note[row] == 0 ? "" : l.notes[l.note[row]] } ?? ""
+            let current = currentNote
             guard let edited = console.edit(current) else { status = "the editor failed; the note is unchanged"; return }
             let text = edited.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
             if text == current { status = "note unchanged"; return }
