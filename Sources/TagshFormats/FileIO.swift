@@ -15,6 +15,8 @@ public struct FileError: Error, Sendable, Equatable, DiagnosticConvertible {
     public var kind: Kind
     /// Whether this happened while reading (exit 66) or writing (exit 74).
     public var whileWriting: Bool
+    /// What became of the other files of the same save, said under the error.
+    public var note: String?
 
     public init(path: String, kind: Kind, whileWriting: Bool) {
         self.path = path
@@ -30,10 +32,10 @@ public struct FileError: Error, Sendable, Equatable, DiagnosticConvertible {
         case .permissionDenied: what = "permission denied"
         case .changedOnDisk:
             return Diagnostic("\(path): changed on disk since it was opened; not saved",
-                              notes: ["hint: `save --force` overwrites it, or `save OTHER-FILE` keeps both"])
+                              notes: ["hint: `save --force` overwrites it, or `save OTHER-FILE` keeps both"] + (note.map { [$0] } ?? []))
         case .other(let s): what = s
         }
-        return Diagnostic("\(path): \(whileWriting ? "cannot write: " : "")\(what)")
+        return Diagnostic("\(path): \(whileWriting ? "cannot write: " : "")\(what)", notes: note.map { [$0] } ?? [])
     }
 
     static func fromErrno(_ path: String, writing: Bool) -> FileError {
@@ -133,6 +135,13 @@ public enum FileIO {
     /// folder, fsync, the original's mode, rename over, fsync the folder.
     /// On any failure the original is untouched and the temporary removed.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: UInt32? = nil) throws(FileError) {
+        let temporary = try writeTemporary(bytes, for: path, mode: mode)
+        try replace(path, with: temporary)
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path` (same folder, so a rename can replace it),
+    /// with `path`'s mode, and syncs it to disk; returns the temporary's path. Nothing is left behind on failure.
+    public static func writeTemporary(_ bytes: [UInt8], for path: String, mode: UInt32? = nil) throws(FileError) -> String {
         let target = resolvingLinks(path)
         let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
@@ -145,31 +154,43 @@ public enum FileIO {
             if !ok { unlink(tmpPath) }
         }
         let faultAt = faultLimit(for: target)
-        do {
-            defer { close(fd) }
-            var written = 0
-            while written < bytes.count {
-                if let faultAt, written >= faultAt {
-                    errno = EIO
-                    throw FileError.fromErrno(path, writing: true)
-                }
-                let chunk = faultAt.map { min(bytes.count - written, max(1, $0 - written)) } ?? (bytes.count - written)
-                let n = bytes.withUnsafeBytes { $0.baseAddress.map { write(fd, $0 + written, chunk) } ?? -1 }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw FileError.fromErrno(path, writing: true)
-                }
-                written += n
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            if let faultAt, written >= faultAt {
+                errno = EIO
+                throw FileError.fromErrno(path, writing: true)
             }
-            let existingMode = mode ?? stamp(of: target).map { $0.mode & 0o7777 } ?? 0o644
-            if fchmod(fd, mode_t(existingMode)) != 0 { throw FileError.fromErrno(path, writing: true) }
-            if fsync(fd) != 0 { throw FileError.fromErrno(path, writing: true) }
+            let chunk = faultAt.map { min(bytes.count - written, max(1, $0 - written)) } ?? (bytes.count - written)
+            let n = bytes.withUnsafeBytes { $0.baseAddress.map { write(fd, $0 + written, chunk) } ?? -1 }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError.fromErrno(path, writing: true)
+            }
+            written += n
         }
-        if rename(tmpPath, target) != 0 { throw .fromErrno(path, writing: true) }
+        let existingMode = mode ?? stamp(of: target).map { $0.mode & 0o7777 } ?? 0o644
+        if fchmod(fd, mode_t(existingMode)) != 0 { throw FileError.fromErrno(path, writing: true) }
+        if fsync(fd) != 0 { throw FileError.fromErrno(path, writing: true) }
         ok = true
+        return tmpPath
+    }
+
+    /// Renames a temporary written by `writeTemporary` over `path`, then syncs the folder.
+    public static func replace(_ path: String, with temporary: String) throws(FileError) {
+        let target = resolvingLinks(path)
+        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        if rename(temporary, target) != 0 {
+            let error = FileError.fromErrno(path, writing: true)
+            unlink(temporary)
+            throw error
+        }
         let dfd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
     }
+
+    /// Removes a temporary that will not be used.
+    public static func discardTemporary(_ temporary: String) { unlink(temporary) }
 
     /// Keeps the current `path` as `path.bak`. Saves replace a file by renaming
     /// a new one over it, so the original's inode can simply be linked as the
@@ -184,4 +205,13 @@ public enum FileIO {
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Makes a folder and those above it as needed, private to the person (mode 0700).
+    public static func makeFolders(_ folder: String) {
+        var path = folder.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/") {
+            path += "/" + part
+            mkdir(path, 0o700)
+        }
+    }
 }

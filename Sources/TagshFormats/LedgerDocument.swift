@@ -67,6 +67,22 @@ public struct LedgerDocument: Sendable {
         return try handler.read(bytes, path: fileName, stamp: stamp, options: options, load: load)
     }
 
+    /// How many transactions the file holds.
+    public var recordCount: Int {
+        switch layout {
+        case .csv(let l): l.recordStarts.count
+        case .text(let t): t.rowFile.count
+        }
+    }
+
+    /// The line ending the file uses (CRLF or LF).
+    public var lineEnding: [UInt8] {
+        switch layout {
+        case .text(let t): t.lineEnding
+        case .csv(let l): l.lineEnding
+        }
+    }
+
     /// A CSV record's fields as the file has them, each with its column's header name (or position), for `show`
     /// and `columns`; empty for other formats.
     public func originalFields(row: Int) -> [(name: String, value: String)] {

@@ -13,12 +13,12 @@ public struct Ledger: Sendable {
     public var tagSets = TagSetTable()
     public var categories = CategoryTable()
 
-    public private(set) var days: [Int32] = []
-    public private(set) var merchant: [UInt32] = []
-    public private(set) var amountUnits: [Int64] = []
-    public private(set) var amountScale: [UInt8] = []
-    public private(set) var currency: [UInt32] = []
-    public private(set) var account: [UInt32] = []
+    public internal(set) var days: [Int32] = []
+    public internal(set) var merchant: [UInt32] = []
+    public internal(set) var amountUnits: [Int64] = []
+    public internal(set) var amountScale: [UInt8] = []
+    public internal(set) var currency: [UInt32] = []
+    public internal(set) var account: [UInt32] = []
     /// `Intent.rawValue`, or 0 for none.
     public var intent: [UInt8] = []
     /// Category id, or 0 for none.
@@ -33,7 +33,7 @@ public struct Ledger: Sendable {
     public var categoryLock: [UInt8] = []
 
     /// Rows the bank lists without an amount yet (pending), ascending; their amount reads as zero.
-    public private(set) var pendingRows: [Int32] = []
+    public internal(set) var pendingRows: [Int32] = []
 
     public init() {}
 

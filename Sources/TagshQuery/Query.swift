@@ -26,6 +26,7 @@ extension Query {
     public var columnNames: [String] {
         switch self {
         case .all: []
+        case .term(.column(let name, _)) where name == Query.fileColumn: []
         case .term(.column(let name, _)): [name]
         case .term: []
         case .and(let p), .or(let p): p.flatMap(\.columnNames)
@@ -153,4 +154,9 @@ public struct Regex: @unchecked Sendable, Equatable {
     }
 
     public static func == (a: Regex, b: Regex) -> Bool { a.source == b.source }
+}
+
+extension Query {
+    /// The column name `file:NAME` tests: the name of the file each transaction comes from.
+    public static let fileColumn = "\u{1}file"
 }

@@ -51,7 +51,7 @@ public struct QueryError: Error, Sendable, Equatable {
 /// than `or`.
 public enum QueryParser {
     /// The term keys, in the order completion offers them.
-    public static let keys = ["desc", "payee", "merchant", "tag", "cat", "intent", "amt", "date", "note", "acct", "id", "status", "col"]
+    public static let keys = ["desc", "payee", "merchant", "tag", "cat", "intent", "amt", "date", "note", "acct", "id", "status", "col", "file"]
 
     /// `today` anchors relative periods (`date:lastmonth`); it is an argument so that a query's meaning is a pure function.
     public static func parse(_ words: [Word], today: Day = .today) throws(QueryError) -> Query {
@@ -173,6 +173,10 @@ public enum QueryParser {
             if value[sep] == "=" { return .term(.column(name: name, .equals(rest.lowercased()))) }
             guard !rest.isEmpty else { throw QueryError(kind: .badColumn(value), span: span) }
             return .term(.column(name: name, .matches(try textPattern(rest, span))))
+        case "file":
+            // The file a transaction comes from, when several are open: a column every row has.
+            guard !value.isEmpty else { throw QueryError(kind: .badColumn(value), span: span) }
+            return .term(.column(name: Query.fileColumn, .matches(try textPattern(value, span))))
         default: // "id"
             guard let range = idRange(value) else { throw QueryError(kind: .badID(value), span: span) }
             return .term(.id(range))

@@ -18,13 +18,24 @@ public struct Change {
     public var tables: Ledger?
     public var rules: [RuleEdit] = []
     public var setting: SettingEdit?
+    /// Transactions appended to one of the open files (`import`); `ledger` then annotates them.
+    public var imported: ImportedRows?
 
     public init(ledger: ChangeSet = ChangeSet(), tables: Ledger? = nil) {
         self.ledger = ledger
         self.tables = tables
     }
 
-    public var isEmpty: Bool { ledger.isEmpty && rules.isEmpty && setting == nil }
+    public var isEmpty: Bool { ledger.isEmpty && rules.isEmpty && setting == nil && imported == nil }
+}
+
+/// Transactions an `import` appends to an open file: the rows (ids into the session's tables) and the text
+/// the file gets at the next save, in the file's own layout.
+public struct ImportedRows: Sendable {
+    /// The open file they go to.
+    public var file: Int
+    public var rows: RowBlock
+    public var text: [UInt8]
 }
 
 /// A rule defined, replaced or deleted: `before` nil is a definition, `after` nil a deletion.
@@ -55,6 +66,7 @@ extension Session {
         public var changes: ChangeSet
         public var rules: [RuleEdit] = []
         public var setting: SettingEdit?
+        public var imported: ImportedRows?
         /// When the step was made (seconds since 1970).
         public var time: Int
         /// Made in an earlier session and read back from the history file.
@@ -75,9 +87,11 @@ extension Session {
            let why = document.refusal(change.ledger, in: current) {
             throw .failed(why)
         }
-        if let tables = change.tables { ledger?.adoptTables(of: tables) }
+        if let tables = change.tables {
+            if change.imported != nil { ledger?.adoptAllTables(of: tables) } else { ledger?.adoptTables(of: tables) }
+        }
         let step = Step(command: command, replay: replay, summary: summary, changes: change.ledger,
-                        rules: change.rules, setting: change.setting, time: clock())
+                        rules: change.rules, setting: change.setting, imported: change.imported, time: clock())
         forward(step)
         if position < steps.count {
             steps.removeSubrange(position...)
@@ -119,6 +133,12 @@ extension Session {
     }
 
     private func forward(_ step: Step) {
+        if let imported = step.imported, ledger != nil, imported.file < files.count {
+            let rows = ledger!.append(imported.rows)
+            files[imported.file].segments.append(rows)
+            files[imported.file].imports.append(imported.text)
+            rowsChanged()
+        }
         if !step.changes.isEmpty {
             ledger?.apply(step.changes)
             if suggestIndex != nil, let l = ledger {
@@ -157,13 +177,40 @@ extension Session {
                 }
             }
         }
+        if let imported = step.imported, imported.file < files.count {
+            ledger?.removeLast(imported.rows.count)
+            files[imported.file].segments.removeLast()
+            files[imported.file].imports.removeLast()
+            if let n = ledger?.count { selection = selection?.filter { $0 < n } }
+            rowsChanged()
+        }
         changed(step)
+    }
+
+    /// Rows were added or removed: what was worked out per row is worked out again.
+    private func rowsChanged() {
+        suggestIndex = nil
+        fileColumn = nil
+        columnCache = [:]
+        lastPreview = nil
+    }
+
+    /// After a save, an import is part of its file: the steps up to the last saved import can no longer be undone.
+    func forgetSavedImports() {
+        guard let last = steps[0..<position].lastIndex(where: { $0.imported != nil }) else { return }
+        let k = last + 1
+        steps.removeFirst(k)
+        position -= k
+        savedPosition = savedPosition >= k ? savedPosition - k : -1
+        earlierStepsAtOpen = max(0, earlierStepsAtOpen - k)
+        lowestEarlierPosition = max(0, lowestEarlierPosition - k)
+        historyNote = "an import was saved: the steps up to it are part of the file"
     }
 
     private func changed(_ step: Step) {
         generation += 1
         // A preview is stale when the transactions or the rules changed.
-        if !step.changes.isEmpty || !step.rules.isEmpty { ledgerVersion += 1 }
+        if !step.changes.isEmpty || !step.rules.isEmpty || step.imported != nil { ledgerVersion += 1 }
     }
 }
 

@@ -28,12 +28,7 @@ struct ColumnMemory {
         guard all[key] != map else { return }
         all[key] = map
         let text = all.keys.sorted().map { $0 + "\t" + (all[$0]?.description ?? "") }.joined(separator: "\n") + "\n"
-        // The folder is made as needed, private to the person (mode 0700).
-        var folder = ""
-        for part in path.split(separator: "/").dropLast() {
-            folder += "/" + part
-            mkdir(folder, 0o700)
-        }
+        if let slash = path.lastIndex(of: "/") { FileIO.makeFolders(String(path[..<slash])) }
         try FileIO.writeAtomically(Array(text.utf8), to: path)
     }
 }

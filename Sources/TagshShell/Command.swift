@@ -213,11 +213,12 @@ public struct Invocation {
     public func query(_ words: [Word]? = nil) throws(ShellError) -> Query {
         let q: Query
         do throws(QueryError) { q = try QueryParser.parse(words ?? self.words) } catch { throw .query(error) }
-        for name in q.columnNames where session.file?.document.columnIndex(named: name) == nil {
-            let columns = session.file.flatMap { f -> [String]? in
-                if case .csv(let l) = f.document.layout { return l.hasHeader ? l.header : l.header.map { $0 } }
+        for name in q.columnNames where !session.files.contains(where: { $0.document.columnIndex(named: name) != nil }) {
+            let headers = session.files.compactMap { f -> [String]? in
+                if case .csv(let l) = f.document.layout { return l.header }
                 return nil
             }
+            let columns = headers.isEmpty ? nil : headers.flatMap { $0 }
             let at = (words ?? self.words).first { $0.text.lowercased().contains("col:" + name.lowercased()) }
             throw .usage("no column '\(TextSafety.sanitize(name))'" + (columns.map { " (columns: \($0.map(TextSafety.sanitize).joined(separator: ", ")))" }
                          ?? ": only CSV files have columns of their own"), span: at?.span)

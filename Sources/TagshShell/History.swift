@@ -224,8 +224,9 @@ extension Session {
         }
         var working = current
         do throws(HistoryFile.Failure) {
+            _ = document
             let earlier = try HistoryFile.read(String(decoding: bytes, as: UTF8.self),
-                                               fingerprint: HistoryFile.fingerprint(document.bytes), ledger: &working)
+                                               fingerprint: historyFingerprint(), ledger: &working)
             ledger = working
             steps = earlier
             position = earlier.count
@@ -240,14 +241,15 @@ extension Session {
     }
 
     /// Writes the steps that lead to the file as just saved.
-    func writeHistory(path: String, bytes: [UInt8]) throws(ShellError) {
+    func writeHistory(path: String, fingerprint: String) throws(ShellError) {
         guard let ledger else { return }
         let historyPath = HistoryFile.path(for: path)
-        if position == 0 {
+        if position == 0 || steps[0..<position].contains(where: { $0.imported != nil }) {
+            // (Steps up to a saved import are dropped at the save: `forgetSavedImports`.)
             unlink(historyPath)
             return
         }
-        let text = HistoryFile.render(steps[0..<position], ledger: ledger, fingerprint: HistoryFile.fingerprint(bytes))
+        let text = HistoryFile.render(steps[0..<position], ledger: ledger, fingerprint: fingerprint)
         do throws(FileError) { try FileIO.writeAtomically(Array(text.utf8), to: historyPath) } catch { throw .file(error) }
     }
 }

@@ -32,10 +32,46 @@ public final class Session {
         public var backedUp = false
         /// Included files whose `.bak` was already written this session.
         public var backedUpPaths: Set<String> = []
+        /// The ledger rows of this file's records, in the file's order: one range, and one more per
+        /// `import` into it (several files share one ledger, and ids run across them).
+        public var segments: [Range<Int>]
+        /// Transactions imported into this file and not saved yet: the text each import appends.
+        var imports: [[UInt8]] = []
+
+        /// The rows of this file, in the file's order.
+        public var rows: [Int] { segments.flatMap { Array($0) } }
+        public var rowCount: Int { segments.reduce(0) { $0 + $1.count } }
+        /// Whether the file's records map to the ledger's rows one for one, from row 0.
+        var isWholeLedger: Bool { segments.count == 1 && segments[0].lowerBound == 0 }
     }
 
     public internal(set) var ledger: Ledger?
-    public internal(set) var file: OpenFile?
+    /// The open files, in the order they were named; their transactions form one ledger.
+    public internal(set) var files: [OpenFile] = []
+    /// The first open file (the one whose name the prompt shows, and whose sidecar keeps the session's declarations).
+    public internal(set) var file: OpenFile? {
+        get { files.first }
+        set {
+            if let newValue { if files.isEmpty { files = [newValue] } else { files[0] = newValue } } else { files = [] }
+        }
+    }
+
+    /// The index of the file a row belongs to.
+    public func fileIndex(ofRow row: Int) -> Int? {
+        files.firstIndex { f in f.segments.contains { $0.contains(row) } }
+    }
+
+    /// A row's file and its position among that file's records.
+    public func fileRecord(ofRow row: Int) -> (file: Int, record: Int)? {
+        for (i, f) in files.enumerated() {
+            var base = 0
+            for s in f.segments {
+                if s.contains(row) { return (i, base + row - s.lowerBound) }
+                base += s.count
+            }
+        }
+        return nil
+    }
     /// The current selection `@`: rows listed by the last `ls` or `select`.
     public var selection: [Int]? { didSet { generation += 1 } }
     public internal(set) var settings = Settings() { didSet { updateStyle() } }
@@ -182,13 +218,53 @@ public final class Session {
     /// Original CSV columns read for `col:` queries, by name; cleared when the file is opened or saved.
     var columnCache: [String: (values: StringTable, ids: [UInt32])] = [:]
 
-    /// One original column of the open CSV file, read once.
+    /// One original column of the open CSV files, read once: its texts and each row's id into them
+    /// (0 for rows of files without that column, and for imported rows not saved yet).
     func columnValues(_ name: String) -> (values: StringTable, ids: [UInt32])? {
+        if name == Query.fileColumn { return fileValues() }
         let key = name.lowercased()
         if let cached = columnCache[key] { return cached }
-        guard let found = file?.document.columnValues(named: name) else { return nil }
+        guard let ledger else { return nil }
+        var found: (values: StringTable, ids: [UInt32])?
+        if files.count == 1, let f = files.first, f.isWholeLedger, f.rowCount == ledger.count {
+            found = f.document.columnValues(named: name)
+        } else {
+            var values = StringTable()
+            var ids = [UInt32](repeating: 0, count: ledger.count)
+            for f in files {
+                guard let (theirs, theirIDs) = f.document.columnValues(named: name) else { continue }
+                var map = [UInt32](repeating: 0, count: theirs.count + 1)
+                for id in theirs.ids { map[Int(id)] = values.intern(theirs[id]) }
+                var record = 0
+                for s in f.segments {
+                    for row in s where record < theirIDs.count {
+                        ids[row] = map[Int(theirIDs[record])]
+                        record += 1
+                    }
+                }
+                found = (values, ids)
+            }
+            if found != nil { found = (values, ids) }
+        }
+        guard let found else { return nil }
         columnCache[key] = found
         return found
+    }
+
+    /// The file of each row, as ids into a table of the files' names (for `file:NAME`); built once per open or import.
+    var fileColumn: (values: StringTable, ids: [UInt32])?
+
+    func fileValues() -> (values: StringTable, ids: [UInt32])? {
+        guard let ledger else { return nil }
+        if let fileColumn, fileColumn.ids.count == ledger.count { return fileColumn }
+        var values = StringTable()
+        var ids = [UInt32](repeating: 0, count: ledger.count)
+        for f in files {
+            let id = values.intern(f.displayName)
+            for s in f.segments { for row in s where row < ids.count { ids[row] = id } }
+        }
+        fileColumn = (values, ids)
+        return fileColumn
     }
 
     /// Whether a person is at the prompt: only then does `quit` warn about unsaved changes.
@@ -213,19 +289,20 @@ public final class Session {
             categoryNames = [""] + l.categories.ids.map { l.categories[$0].name }
         }
 
-        /// Rows whose category differs from the file's (a renamed category counts).
+        /// Rows whose category differs from the file's (a renamed category counts; so does every row added since).
         func categoryChangedRows(_ l: Ledger, among rows: [Int]) -> Set<Int> {
             let renamed = Set(l.categories.ids.filter { Int($0) < categoryNames.count && categoryNames[Int($0)] != l.categories[$0].name })
-            return Set(rows.filter { l.category[$0] != category[$0] || renamed.contains(l.category[$0]) })
+            return Set(rows.filter { $0 >= category.count || l.category[$0] != category[$0] || renamed.contains(l.category[$0]) })
         }
 
-        /// Rows whose annotations differ from the file's (a renamed category counts).
+        /// Rows whose annotations differ from the file's (a renamed category counts), and rows added since.
         func changedRows(_ l: Ledger) -> [Int] {
             let renamed = Set(l.categories.ids.filter { Int($0) < categoryNames.count && categoryNames[Int($0)] != l.categories[$0].name })
-            return (0..<l.count).filter { r in
+            let known = min(l.count, intent.count)
+            return (0..<known).filter { r in
                 l.intent[r] != intent[r] || l.category[r] != category[r] || l.tagSet[r] != tagSet[r] || l.note[r] != note[r]
                     || (!renamed.isEmpty && renamed.contains(l.category[r]))
-            }
+            } + Array(known..<l.count)
         }
     }
     var baseline = Baseline()
@@ -238,10 +315,12 @@ public final class Session {
     var fileCategories = Set<UInt32>()
     /// Those found only in postings no row's category stands for (multi-posting transactions): they stay in the file.
     var postingOnlyCategories = Set<UInt32>()
-    /// The sidecar beside the open file, as read.
-    var sidecar: Sidecar?
-    /// What the session declared (`declarations()`) right after the sidecar was read or written.
-    var sidecarBaseline: [String: String] = [:]
+    /// Where declarations are kept: each open file's sidecar, then the rules files.
+    var stores: [DeclarationStore] = []
+    /// Which store each declaration (by key) was read from; a new one goes where `defaultStore(for:)` says.
+    var owners: [String: Int] = [:]
+    /// Rules files sourced after the ledgers (`--rules FILE`, else `$XDG_CONFIG_HOME/tagsh/rules.tagsh` when it exists).
+    public var rulesFiles: [String] = []
 
     /// Starts the undo history afresh, at a state that counts as saved.
     func forgetHistory() {
@@ -383,15 +462,48 @@ public final class Session {
 
     /// Opens a ledger file, replacing the current one. Nothing changes when it cannot be read.
     public func open(path: String, format: LedgerFormat? = nil, options: ReadOptions = ReadOptions()) throws(ShellError) {
+        try open(paths: [path], format: format, options: options)
+    }
+
+    /// Opens several ledger files as one session (ids run across them, in the order given),
+    /// replacing the current ledger. Nothing changes when any of them cannot be read.
+    public func open(paths: [String], format: LedgerFormat? = nil, options: ReadOptions = ReadOptions()) throws(ShellError) {
+        var seen = Set<String>()
+        for path in paths where !seen.insert(FileIO.resolvingLinks(path)).inserted {
+            throw .failed("\(TextSafety.sanitize(path)) is named twice: each file is opened once")
+        }
+        var opened: [(loaded: LoadedLedger, file: OpenFile, mapping: ColumnMap?)] = []
+        for path in paths {
+            let (loaded, file) = try read(path: path, format: format, options: options)
+            opened.append((loaded, file, options.columns))
+        }
+        guard var combined = opened.first?.loaded else { return }
+        var files: [OpenFile] = []
+        for (i, o) in opened.enumerated() {
+            var f = o.file
+            f.segments = [i == 0 ? 0..<o.loaded.ledger.count : combined.ledger.append(rowsOf: o.loaded.ledger)]
+            if i > 0 { combined.skipped += o.loaded.skipped }
+            files.append(f)
+        }
+        install(combined, files: files)
+        // A mapping given for a header row is remembered (at the next save) for the next file with that header.
+        if let givenMapping = options.columns, paths.count == 1, case .csv(let layout) = combined.document.layout, layout.hasHeader {
+            mappingToRemember = (givenMapping, layout.header)
+        }
+        loadDeclarations()
+        loadHistory()
+        checkForRecovery(path: paths[0])
+    }
+
+    /// Reads one ledger file (with the column mapping its sidecar keeps).
+    func read(path: String, format: LedgerFormat?, options: ReadOptions) throws(ShellError) -> (LoadedLedger, OpenFile) {
         let bytes: [UInt8], stamp: FileStamp
         do throws(FileError) { (bytes, stamp) = try FileIO.read(path) } catch { throw .file(error) }
         let fmt = format ?? LedgerFormat(extensionOf: path) ?? LedgerFormat(sniffing: bytes)
         // A column mapping kept in the sidecar is needed before the file is read.
         var options = options
-        let givenMapping = options.columns
-        let sidecar = Sidecar(path: Session.sidecarPath(for: path))
         if sourcesSidecar {
-            let kept = sidecar.reading
+            let kept = Sidecar(path: Session.sidecarPath(for: path)).reading
             if options.columns == nil { options.columns = kept.map }
             if options.dateFormat == nil { options.dateFormat = kept.dateFormat }
         }
@@ -407,21 +519,32 @@ public final class Session {
             throw .diagnostic(d)
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        install(loaded, file: OpenFile(path: path, displayName: name, document: loaded.document, stamp: stamp))
-        // A mapping given for a header row is remembered (at the next save) for the next file with that header.
-        if let givenMapping, case .csv(let layout) = loaded.document.layout, layout.hasHeader {
-            mappingToRemember = (givenMapping, layout.header)
+        return (loaded, OpenFile(path: path, displayName: name, document: loaded.document, stamp: stamp,
+                                 segments: [0..<loaded.ledger.count]))
+    }
+
+    /// Sources each file's sidecar, then the rules files: quietly, and as the state the files are saved in.
+    /// With --no-init the sidecars are not read (their lines are kept, and what the session declares is added);
+    /// rules files named with --rules still are.
+    func loadDeclarations() {
+        stores = []
+        owners = [:]
+        for f in files {
+            guard let path = f.path else { continue }
+            stores.append(DeclarationStore(sidecar: Sidecar(path: Session.sidecarPath(for: path)), kind: .sidecar))
         }
-        if sourcesSidecar {
+        for path in rulesFiles { addRulesStore(path) }
+        var k = 0
+        while k < stores.count { // `include` in a sidecar adds a store as it loads
             // A bad line does not keep the ledger closed, nor the lines after it from loading.
-            load(sidecar)
-            // The sidecar describes the file as saved: it is not a change to undo.
-            forgetHistory()
-            sidecarBaseline = Sidecar.byKey(declarations())
+            if sourcesSidecar || stores[k].kind == .rules { load(store: k) }
+            k += 1
         }
-        self.sidecar = sidecar
-        loadHistory()
-        checkForRecovery(path: path)
+        // The sidecars describe the files as saved: not a change to undo.
+        forgetHistory()
+        for i in stores.indices where sourcesSidecar || stores[i].kind == .rules {
+            stores[i].baseline = Sidecar.byKey(declarations(forStore: i))
+        }
     }
 
     /// Opens the built-in sample ledger.
@@ -429,14 +552,15 @@ public final class Session {
         let bytes = Array(DemoLedger.csv.utf8)
         do {
             let loaded = try LedgerDocument.read(bytes, fileName: DemoLedger.fileName, format: .csv, options: ReadOptions())
-            install(loaded, file: OpenFile(path: nil, displayName: DemoLedger.fileName, document: loaded.document, stamp: nil))
+            install(loaded, files: [OpenFile(path: nil, displayName: DemoLedger.fileName, document: loaded.document, stamp: nil,
+                                             segments: [0..<loaded.ledger.count])])
         } catch {
             // The demo is generated and tested; failing here is a build defect.
             preconditionFailure("the built-in demo ledger does not parse: \(error.message)")
         }
     }
 
-    func install(_ loaded: LoadedLedger, file: OpenFile) {
+    func install(_ loaded: LoadedLedger, files: [OpenFile]) {
         suggestIndex = nil
         if pendingRecovery == nil { removeJournal() }
         journalFile = nil
@@ -447,11 +571,12 @@ public final class Session {
         settings.sample = Settings().sample
         fileCategories = Set(loaded.ledger.categories.liveIDs.filter { !loaded.ledger.categories[$0].isDefault })
         postingOnlyCategories = fileCategories.subtracting(loaded.ledger.category)
-        sidecar = nil
-        sidecarBaseline = [:]
+        stores = []
+        owners = [:]
         columnCache = [:]
+        fileColumn = nil
         mappingToRemember = nil
-        self.file = file
+        self.files = files
         generation += 1
         ledgerVersion += 1
         rules = []
@@ -460,8 +585,10 @@ public final class Session {
         forgetHistory()
         baseline = Baseline(loaded.ledger)
         discardWarned = nil
-        if case .csv(let layout) = loaded.document.layout {
-            for guess in layout.guesses { printer.note(TextSafety.sanitize(file.displayName) + ": " + guess) }
+        for file in files {
+            if case .csv(let layout) = file.document.layout {
+                for guess in layout.guesses { printer.note(TextSafety.sanitize(file.displayName) + ": " + guess) }
+            }
         }
         if !loaded.skipped.isEmpty {
             printer.note("skipped \(loaded.skipped.count) record\(loaded.skipped.count == 1 ? "" : "s") that could not be read:")

@@ -133,11 +133,27 @@ struct Sidecar {
     }
 }
 
+/// A file that keeps declarations: an open file's sidecar, or a rules file shared across files and months.
+struct DeclarationStore {
+    enum Kind: Equatable { case sidecar, rules }
+    var sidecar: Sidecar
+    var kind: Kind
+    /// What the session declared for this store right after it was read or written.
+    var baseline: [String: String] = [:]
+
+    init(sidecar: Sidecar, kind: Kind) {
+        self.sidecar = sidecar
+        self.kind = kind
+    }
+
+    var path: String { sidecar.path }
+}
+
 extension Session {
-    /// The sidecar commands that describe the session's own state, in order:
-    /// categories (those the ledger's file does not bring by itself), rules,
-    /// persisted settings that differ from the defaults.
-    func declarations() -> [(key: String, text: String)] {
+    /// Every declaration of the session's own state, in order: categories (those the ledger's files do not
+    /// bring by themselves), includes of rules files, rules, persisted settings that differ from the defaults.
+    /// (Column mappings belong to each file: `declarations(forStore:)` adds them.)
+    func sessionDeclarations() -> [(key: String, text: String)] {
         guard let ledger else { return [] }
         var out: [(String, String)] = []
         var used = [Bool](repeating: false, count: Int(ledger.categories.ids.upperBound))
@@ -151,11 +167,9 @@ extension Session {
             if let icon = c.icon { line += " --icon " + Lexer.quote(String(icon)) }
             out.append(("category:" + c.name.lowercased(), line))
         }
-        if case .csv(let layout)? = file?.document.layout, layout.columnMap != nil || layout.dateFormatGiven {
-            var line = "columns set"
-            if let map = layout.columnMap { line += " " + Lexer.quote(map.description) }
-            if layout.dateFormatGiven { line += " --date-format " + Lexer.quote(layout.dateFormat.pattern) }
-            out.append(("columns", line))
+        for store in stores where store.kind == .rules && !rulesFiles.contains(store.path) {
+            // A rules file named by `include` in a sidecar (not by --rules) is included again by that sidecar.
+            out.append(("include:" + store.path, "include " + Lexer.quote(store.path)))
         }
         for rule in rules { out.append(("rule:" + rule.name, rule.definition)) }
         let defaults = Settings()
@@ -164,26 +178,82 @@ extension Session {
         return out
     }
 
-    /// Runs the sidecar's commands: quietly, journalling nothing, going on past a bad line.
-    func load(_ sidecar: Sidecar) {
+    /// The store a new declaration goes to: rules and categories to the first rules file when there is one,
+    /// everything else (and everything, without a rules file) to the first file's sidecar.
+    func defaultStore(for key: String) -> Int? {
+        if key.hasPrefix("rule:") || key.hasPrefix("category:"), let r = stores.firstIndex(where: { $0.kind == .rules }) { return r }
+        return stores.firstIndex { $0.kind == .sidecar }
+    }
+
+    /// The store that keeps a declaration.
+    func store(for key: String) -> Int? {
+        if let owner = owners[key], owner < stores.count { return owner }
+        return defaultStore(for: key)
+    }
+
+    /// Where the rule named `name` is (or will be) saved, for messages.
+    func ruleHome(_ name: String) -> String? {
+        store(for: "rule:" + name).map { stores[$0].path }
+    }
+
+    /// The declarations one store keeps: those it owns, and for a sidecar its own file's column mapping.
+    func declarations(forStore index: Int) -> [(key: String, text: String)] {
+        var out = sessionDeclarations().filter { store(for: $0.key) == index }
+        let this = stores[index]
+        if this.kind == .sidecar, let f = files.first(where: { $0.path.map(Session.sidecarPath(for:)) == this.path }),
+           case .csv(let layout) = f.document.layout, layout.columnMap != nil || layout.dateFormatGiven {
+            var line = "columns set"
+            if let map = layout.columnMap { line += " " + Lexer.quote(map.description) }
+            if layout.dateFormatGiven { line += " --date-format " + Lexer.quote(layout.dateFormat.pattern) }
+            out.insert(("columns", line), at: out.firstIndex { $0.key.hasPrefix("rule:") || $0.key.hasPrefix("set:") } ?? out.count)
+        }
+        return out
+    }
+
+    /// The declarations of the first file's sidecar (tests and the reopen checks read them).
+    func declarations() -> [(key: String, text: String)] {
+        stores.isEmpty ? sessionDeclarations() : declarations(forStore: 0)
+    }
+
+    /// Adds a rules file to the stores (loaded by the caller); false when it is already one.
+    @discardableResult
+    func addRulesStore(_ path: String) -> Bool {
+        let resolved = FileIO.resolvingLinks(path)
+        guard !stores.contains(where: { FileIO.resolvingLinks($0.path) == resolved }) else { return false }
+        stores.append(DeclarationStore(sidecar: Sidecar(path: path), kind: .rules))
+        return true
+    }
+
+    /// Runs one store's commands: quietly, journalling nothing, going on past a bad line. What it declares is its own.
+    func load(store index: Int) {
+        let sidecar = stores[index].sidecar
         loading = .sidecar
         defer { loading = nil }
         for chunk in sidecar.chunks {
             guard let command = chunk.command else { continue }
             execute(command, origin: (sidecar.path, chunk.line))
+            if let key = chunk.key, owners[key] == nil { owners[key] = index }
         }
     }
 
-    /// Rewrites the sidecar beside the ledger when what it declares changed.
-    func writeSidecar() throws(ShellError) {
-        guard var sidecar else { return }
-        let now = declarations()
-        let bytes = sidecar.render(declarations: now, baseline: sidecarBaseline)
-        if bytes != (sidecar.original ?? []) {
-            do throws(FileError) { try FileIO.writeAtomically(bytes, to: sidecar.path) } catch { throw .file(error) }
-            sidecar = Sidecar(path: sidecar.path)
-            self.sidecar = sidecar
+    /// Rewrites each store whose declarations changed (a rules file is created when it gets its first rule).
+    func writeSidecars() throws(ShellError) {
+        let all = stores.indices.map { declarations(forStore: $0) }
+        for i in stores.indices {
+            let now = all[i]
+            var store = stores[i]
+            let bytes = store.sidecar.render(declarations: now, baseline: store.baseline)
+            if bytes != (store.sidecar.original ?? []) {
+                if store.kind == .rules, let slash = store.path.lastIndex(of: "/") {
+                    FileIO.makeFolders(String(store.path[..<slash]))
+                }
+                do throws(FileError) { try FileIO.writeAtomically(bytes, to: store.path) } catch { throw .file(error) }
+                store.sidecar = Sidecar(path: store.path)
+            }
+            store.baseline = Sidecar.byKey(now)
+            stores[i] = store
         }
-        sidecarBaseline = Sidecar.byKey(now)
+        // What the stores declared is now theirs.
+        for i in stores.indices { for d in all[i] where owners[d.key] == nil { owners[d.key] = i } }
     }
 }

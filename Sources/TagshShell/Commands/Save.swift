@@ -22,94 +22,208 @@ extension Commands {
 }
 
 extension Session {
-    /// Saves to `path`, or to the open file.
+    /// One file's part of a save: what to write, and what the file will be once written.
+    struct FileSave {
+        var index: Int
+        var target: String
+        var main: [UInt8]
+        var included: [LedgerDocument.Output]
+        var next: LedgerDocument?
+        /// The document the edits were made on (the file with its imported transactions appended).
+        var base: LedgerDocument
+        var addedColumns: [String]
+        var changedCount: Int
+        var isOwnFile: Bool
+    }
+
+    /// Saves to `path`, or each open file to itself. With several files, every changed file is written
+    /// or none is: all are rendered and written to temporaries first, then renamed into place.
     func save(to path: String?, force: Bool) throws(ShellError) {
-        guard let ledger, var file else { throw .noLedger }
-        guard let target = path ?? file.path else {
-            throw .failed("the demo ledger has no file of its own; use `save FILE`")
+        guard let ledger, !files.isEmpty else { throw .noLedger }
+        if path != nil && files.count > 1 {
+            throw .failed("with several files open, `save` writes each back to its own file; `save FILE` copies a session of one file")
         }
         let changed = baseline.changedRows(ledger)
-        let addedColumns = file.document.columnsAdded(ledger, changedRows: changed)
-        let outputs: [LedgerDocument.Output]
-        let nextDocument: LedgerDocument?
         let categoryChanged = baseline.categoryChangedRows(ledger, among: changed)
-        do throws(Diagnostic) {
-            (outputs, nextDocument) = try file.document.renderForSave(ledger, changedRows: changed, categoryChanged: categoryChanged)
-        } catch {
-            throw .diagnostic(error)
+        var plans: [FileSave] = []
+        for i in files.indices {
+            let f = files[i]
+            guard let target = path ?? f.path else {
+                throw .failed("the demo ledger has no file of its own; use `save FILE`")
+            }
+            plans.append(try renderSave(file: i, target: target, ledger: ledger, changed: changed, categoryChanged: categoryChanged))
         }
-        let main = outputs.first { $0.path == nil }?.bytes ?? file.document.bytes
-        let included = outputs.filter { $0.path != nil }
-        let isOwnFile = file.path.map { FileIO.resolvingLinks($0) == FileIO.resolvingLinks(target) } ?? false
-        if !isOwnFile && !included.isEmpty {
+        for plan in plans where !plan.isOwnFile && !plan.included.isEmpty {
+            _ = plan
             throw .failed("changes in included files can only be saved in place: `save` without a file name")
         }
-        if isOwnFile && !force {
-            if let stamp = file.stamp, FileIO.stamp(of: target) != stamp {
-                throw .file(FileError(path: target, kind: .changedOnDisk, whileWriting: true))
-            }
-            if case .text(let layout) = file.document.layout {
-                for out in included {
-                    if let f = layout.files.first(where: { $0.path == out.path }), let stamp = f.stamp, FileIO.stamp(of: f.path) != stamp {
-                        throw .file(FileError(path: f.path, kind: .changedOnDisk, whileWriting: true))
+        if !force {
+            for plan in plans where plan.isOwnFile {
+                let f = files[plan.index]
+                if let stamp = f.stamp, FileIO.stamp(of: plan.target) != stamp {
+                    throw .file(FileError(path: plan.target, kind: .changedOnDisk, whileWriting: true))
+                }
+                if case .text(let layout) = f.document.layout {
+                    for out in plan.included {
+                        if let t = layout.files.first(where: { $0.path == out.path }), let stamp = t.stamp, FileIO.stamp(of: t.path) != stamp {
+                            throw .file(FileError(path: t.path, kind: .changedOnDisk, whileWriting: true))
+                        }
                     }
                 }
             }
         }
         try checkInterrupted() // Ctrl-C while rendering: nothing is written
+        // With several files, only those that change are written (the others keep their inode and time).
+        let writing = plans.filter { p in
+            plans.count == 1 || force || !p.isOwnFile || p.main != files[p.index].document.bytes || !p.included.isEmpty
+        }
+        var temporaries: [(path: String, temporary: String, file: Int, isMain: Bool)] = []
         do throws(FileError) {
-            // Included files first, then the main file; each keeps one .bak per session.
-            for out in included {
-                guard let p = out.path else { continue }
-                if !file.backedUpPaths.contains(p) { try FileIO.backUp(p); file.backedUpPaths.insert(p) }
-                try FileIO.writeAtomically(out.bytes, to: p)
+            for plan in writing {
+                for out in plan.included {
+                    guard let p = out.path else { continue }
+                    temporaries.append((p, try FileIO.writeTemporary(out.bytes, for: p), plan.index, false))
+                }
+                temporaries.append((plan.target, try FileIO.writeTemporary(plan.main, for: plan.target), plan.index, true))
             }
-            if isOwnFile && !file.backedUp && FileIO.exists(target) {
-                try FileIO.backUp(target)
-                file.backedUp = true
-            }
-            try FileIO.writeAtomically(main, to: target)
         } catch {
-            throw .file(error)
+            for t in temporaries { FileIO.discardTemporary(t.temporary) }
+            var e = error
+            if writing.count > 1 { e.note = "nothing was saved: every file is as it was before `save`" }
+            throw .file(e)
+        }
+        var renamed = 0
+        do throws(FileError) {
+            // Each file keeps one .bak per session, made just before it is replaced.
+            for t in temporaries {
+                if t.isMain {
+                    if writing.first(where: { $0.index == t.file })?.isOwnFile == true && !files[t.file].backedUp && FileIO.exists(t.path) {
+                        try FileIO.backUp(t.path)
+                        files[t.file].backedUp = true
+                    }
+                } else if !files[t.file].backedUpPaths.contains(t.path) {
+                    try FileIO.backUp(t.path)
+                    files[t.file].backedUpPaths.insert(t.path)
+                }
+                try FileIO.replace(t.path, with: t.temporary)
+                renamed += 1
+            }
+        } catch {
+            for t in temporaries.dropFirst(renamed) { FileIO.discardTemporary(t.temporary) }
+            var e = error
+            let done = temporaries.prefix(renamed).map(\.path)
+            if !done.isEmpty { e.note = "already replaced: " + done.joined(separator: ", ") + " (their .bak files hold the originals)" }
+            throw .file(e)
         }
         // Saving to another file writes a copy; the open file stays as it was,
         // except for the demo, which has no file of its own and adopts this one.
-        if isOwnFile || file.path == nil {
-            let name = target.split(separator: "/").last.map(String.init) ?? target
-            file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(target))
-            if let nextDocument, isOwnFile {
+        var adopting = false
+        for plan in plans where plan.isOwnFile || files[plan.index].path == nil {
+            var file = files[plan.index]
+            let name = plan.target.split(separator: "/").last.map(String.init) ?? plan.target
+            file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(plan.target))
+            if let next = plan.next, plan.isOwnFile {
                 // Journals and beancount: the layout follows the edits; nothing is read again.
-                file.document = nextDocument.restamped()
+                file.document = next.restamped()
             } else {
-                do throws(Diagnostic) { file.document = try file.document.reread(main, fileName: target, stamp: file.stamp, addedColumns: addedColumns) } catch {
-                    throw .failed("saved \(target), but could not read it back: \(error.message)")
+                do throws(Diagnostic) {
+                    file.document = try plan.base.reread(plan.main, fileName: plan.target, stamp: file.stamp, addedColumns: plan.addedColumns)
+                } catch {
+                    throw .failed("saved \(plan.target), but could not read it back: \(error.message)")
                 }
             }
-            let adopting = file.path == nil
-            file.path = target
+            adopting = adopting || file.path == nil
+            file.path = plan.target
             file.displayName = name
-            columnCache = [:]
-            self.file = file
+            file.imports = []
+            files[plan.index] = file
+        }
+        columnCache = [:]
+        fileColumn = nil
+        let ownSave = plans.allSatisfy { $0.isOwnFile || files[$0.index].path == $0.target }
+        if ownSave {
             baseline = Baseline(ledger)
+            forgetSavedImports()
             savedPosition = position
             removeJournal()
-            // What the file now brings by itself: the categories its rows use, and the accounts of postings
+            // What the files now bring by themselves: the categories their rows use, and the accounts of postings
             // that cannot carry a category (in a journal, a transaction with more than two postings).
             fileCategories = Set(ledger.category.lazy.filter { $0 != 0 }).union(postingOnlyCategories)
-            if adopting {
-                sidecar = Sidecar(path: Session.sidecarPath(for: target))
-                sidecarBaseline = [:]
+            if adopting, let target = files.first?.path {
+                stores.insert(DeclarationStore(sidecar: Sidecar(path: Session.sidecarPath(for: target)), kind: .sidecar), at: 0)
+                owners = owners.mapValues { $0 + 1 }
             }
-            try writeSidecar()
+            try writeSidecars()
             if let (map, header) = mappingToRemember, let memory = columnMemoryPath {
                 do throws(FileError) { try ColumnMemory(path: memory).remember(map, header: header) } catch { throw .file(error) }
                 mappingToRemember = nil
             }
-            try writeHistory(path: target, bytes: main)
+            if let primary = files.first?.path { try writeHistory(path: primary, fingerprint: historyFingerprint()) }
         }
-        self.file = file
-        let columnsNote = addedColumns.isEmpty ? ""
-            : "; added the column\(addedColumns.count == 1 ? "" : "s") \(addedColumns.joined(separator: ", ")) to every record"
-        printer.note("saved \(TextSafety.sanitize(target)) (\(plural(changed.count, "changed transaction"))\(columnsNote))")
+        let added = plans.flatMap(\.addedColumns)
+        let columnsNote = added.isEmpty ? ""
+            : "; added the column\(added.count == 1 ? "" : "s") \(added.joined(separator: ", ")) to every record"
+        if plans.count == 1, let plan = plans.first {
+            printer.note("saved \(TextSafety.sanitize(plan.target)) (\(plural(plan.changedCount, "changed transaction"))\(columnsNote))")
+        } else {
+            let written = plans.filter { p in writing.contains { $0.index == p.index } }
+            let names = written.map { "\(TextSafety.sanitize($0.target)) (\(plural($0.changedCount, "changed transaction")))" }
+            printer.note(names.isEmpty ? "nothing to save: no file changed" : "saved " + names.joined(separator: ", ") + columnsNote)
+        }
+    }
+
+    /// Renders one open file for a save: its imported transactions appended, then its changed rows edited in.
+    func renderSave(file i: Int, target: String, ledger: Ledger, changed: [Int], categoryChanged: Set<Int>) throws(ShellError) -> FileSave {
+        let f = files[i]
+        let sub = f.isWholeLedger && f.rowCount == ledger.count ? ledger : ledger.gathering(f.segments)
+        // The global rows of this file, in record order, and which of them changed.
+        var local: [Int] = []
+        var localCategory = Set<Int>()
+        if f.isWholeLedger && f.rowCount == ledger.count {
+            local = changed
+            localCategory = categoryChanged
+        } else {
+            var base = 0
+            for s in f.segments {
+                for row in changed where s.contains(row) {
+                    local.append(base + row - s.lowerBound)
+                    if categoryChanged.contains(row) { localCategory.insert(base + row - s.lowerBound) }
+                }
+                base += s.count
+            }
+        }
+        var document = f.document
+        if !f.imports.isEmpty {
+            // The imported transactions, as written at import, go at the end; their annotations are edited in like any change.
+            var bytes = document.bytes
+            for chunk in f.imports {
+                if let last = bytes.last, last != 0x0A { bytes += document.lineEnding }
+                bytes += chunk
+            }
+            do throws(Diagnostic) {
+                document = try document.reread(bytes, fileName: f.path ?? f.displayName, stamp: f.stamp)
+            } catch {
+                throw .failed("cannot append the imported transactions to \(TextSafety.sanitize(f.displayName)): \(error.message)")
+            }
+            let before = f.document.recordCount
+            for r in before..<sub.count where !local.contains(r) { local.append(r); localCategory.insert(r) }
+            local.sort()
+        }
+        let addedColumns = document.columnsAdded(sub, changedRows: local)
+        let outputs: [LedgerDocument.Output], next: LedgerDocument?
+        do throws(Diagnostic) {
+            (outputs, next) = try document.renderForSave(sub, changedRows: local, categoryChanged: localCategory)
+        } catch {
+            throw .diagnostic(error)
+        }
+        let isOwnFile = f.path.map { FileIO.resolvingLinks($0) == FileIO.resolvingLinks(target) } ?? false
+        return FileSave(index: i, target: target, main: outputs.first { $0.path == nil }?.bytes ?? document.bytes,
+                        included: outputs.filter { $0.path != nil }, next: next, base: document, addedColumns: addedColumns,
+                        changedCount: local.count, isOwnFile: isOwnFile)
+    }
+
+    /// The fingerprint the undo history is kept against: the file's bytes, or with several files, each file's in order.
+    func historyFingerprint() -> String {
+        files.map { HistoryFile.fingerprint($0.document.bytes) }.joined(separator: ";")
     }
 }

@@ -88,7 +88,7 @@ $ ls starbucks amt:<-5 --limit 3
 107  2025-04-30  STARBUCKS 0567  -5.20 EUR               coffee
 (3 of 15 transactions)
 $ count foo:bar
-error: unknown query key 'foo:' (keys: desc: payee: merchant: tag: cat: intent: amt: date: note: acct: id: status: col:)
+error: unknown query key 'foo:' (keys: desc: payee: merchant: tag: cat: intent: amt: date: note: acct: id: status: col: file:)
   count foo:bar
         ^^^^^^^
 $ count tag:

@@ -163,7 +163,7 @@ from the script
 nested
 $ source failing.tagsh
 one
-failing.tagsh:2:4: error: unknown query key 'foo:' (keys: desc: payee: merchant: tag: cat: intent: amt: date: note: acct: id: status: col:)
+failing.tagsh:2:4: error: unknown query key 'foo:' (keys: desc: payee: merchant: tag: cat: intent: amt: date: note: acct: id: status: col: file:)
   ls foo:bar
      ^^^^^^^
 error: failing.tagsh: stopped at the first failing command
