@@ -37,6 +37,8 @@ public struct Command: Sendable {
         case choice([String])
         /// A file path.
         case file
+        /// One or more file paths.
+        case files
         /// A command name (or `query`).
         case command
         /// A setting's name, then its value.
@@ -61,6 +63,7 @@ public struct Command: Sendable {
             case .tag: "NAME"
             case .choice(let words): words.joined(separator: "|")
             case .file: "FILE"
+            case .files: "FILE..."
             case .command: "COMMAND|query"
             case .setting: "NAME"
             case .settingValue: "VALUE"
@@ -73,7 +76,7 @@ public struct Command: Sendable {
         /// Whether the parameter takes every following word (up to a keyword of its form).
         var isGreedy: Bool {
             switch self {
-            case .tagEdits, .query, .actions, .rest: true
+            case .tagEdits, .query, .actions, .rest, .files: true
             case .rule(let many): many
             default: false
             }

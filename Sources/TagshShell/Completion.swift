@@ -186,7 +186,7 @@ public struct Completer {
                 c = c.map(quoted)
             case .tag: c = matching(current, d.tags)
             case .choice(let words): c = matching(current, words)
-            case .file: c = paths(current)
+            case .file, .files: c = paths(current)
             case .command: c = matching(current, (registry.commands.map(\.name) + ["query"]).sorted())
             case .setting: c = matching(current, Settings.names)
             case .settingValue:

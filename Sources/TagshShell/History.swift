@@ -234,7 +234,11 @@ extension Session {
             earlierStepsAtOpen = earlier.count
             lowestEarlierPosition = earlier.count
         } catch .stale {
-            historyNote = "the steps of earlier sessions are not available: \(path) changed since tagsh saved it"
+            let savedTogether = String(decoding: bytes.prefix(4096), as: UTF8.self).split(separator: "\n").dropFirst().first?
+                .split(separator: ";").count ?? 1
+            historyNote = savedTogether != files.count
+                ? "the steps of earlier sessions are not available: they were saved with \(plural(savedTogether, "file")) open, and \(files.count) are open now"
+                : "the steps of earlier sessions are not available: \(path) changed since tagsh saved it"
         } catch {
             historyNote = "the steps of earlier sessions are not available: \(historyPath) is damaged"
         }

@@ -56,8 +56,11 @@ struct TagshCLI: ParsableCommand {
     @Flag(name: .customLong("man-page"), help: .hidden)
     var manPage = false
 
-    @Argument(help: "The ledger file to open.")
-    var ledger: String?
+    @Option(name: .customLong("rules"), help: ArgumentHelp("A rules file shared across ledgers (repeatable; default: $XDG_CONFIG_HOME/tagsh/rules.tagsh when it exists).", valueName: "FILE"))
+    var rules: [String] = []
+
+    @Argument(help: "The ledger files to open (several form one session).")
+    var ledgers: [String] = []
 
     static func main() {
         let cli: TagshCLI
@@ -91,10 +94,19 @@ struct TagshCLI: ParsableCommand {
         session.trueColor = ["truecolor", "24bit"].contains(env["COLORTERM"] ?? "")
         session.jsonOutput = json
         session.sourcesSidecar = !noInit
+        let configFolder: String?
         if let config = env["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            session.columnMemoryPath = config + "/tagsh/columns"
+            configFolder = config + "/tagsh"
         } else if let home = env["HOME"], !home.isEmpty {
-            session.columnMemoryPath = home + "/.config/tagsh/columns"
+            configFolder = home + "/.config/tagsh"
+        } else {
+            configFolder = nil
+        }
+        session.columnMemoryPath = configFolder.map { $0 + "/columns" }
+        if !rules.isEmpty {
+            session.rulesFiles = rules
+        } else if !noInit, let configFolder, FileIO.exists(configFolder + "/rules.tagsh") {
+            session.rulesFiles = [configFolder + "/rules.tagsh"]
         }
         session.terminalWidth = { stdoutIsTTY ? Terminal.columns() : nil }
         session.interrupted = { Interrupt.wasRequested }
@@ -126,16 +138,16 @@ struct TagshCLI: ParsableCommand {
             }
             ledgerFormat = f
         }
-        if demo && ledger != nil {
+        if demo && !ledgers.isEmpty {
             sink.error("tagsh: give either --demo or a LEDGER file, not both\n")
             return 2
         }
 
         if demo {
             session.openDemo()
-        } else if let ledger {
+        } else if !ledgers.isEmpty {
             do {
-                try session.open(path: ledger, format: ledgerFormat, options: readOptions)
+                try session.open(paths: ledgers, format: ledgerFormat, options: readOptions)
             } catch {
                 sink.error(DiagnosticRenderer.render(error.diagnostic(line: ""), style: session.style))
                 sink.flush()

@@ -51,7 +51,8 @@ struct DocExamplesTests {
         try fm.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? fm.removeItem(at: work) }
         let fixtures = root.appendingPathComponent("Tests/TagshFormatsTests/Fixtures")
-        for (name, fixture) in [("checking.csv", "basic.csv"), ("2025.journal", "edge.journal"), ("main.beancount", "edge.beancount")] {
+        for (name, fixture) in [("checking.csv", "basic.csv"), ("card.csv", "debit-credit.csv"), ("2025.journal", "edge.journal"),
+                                 ("main.beancount", "edge.beancount")] {
             try fm.copyItem(at: fixtures.appendingPathComponent(fixture), to: work.appendingPathComponent(name))
         }
         try "Date,Description,Amount\n05/03/2024,SHOP,-1.00\n13/03/2024,CAFE,-2.00\n".write(to: work.appendingPathComponent("export.csv"), atomically: true, encoding: .utf8)

@@ -12,8 +12,14 @@ extension Commands {
         let ledger = try inv.requireLedger()
         let session = inv.session
         var fields: [(String, String)] = []
-        if let file = session.file {
-            fields.append(("file", file.path ?? "\(file.displayName) (built-in demo)"))
+        for file in session.files {
+            var where_ = file.path ?? "\(file.displayName) (built-in demo)"
+            if session.files.count > 1 {
+                let ids = file.segments.filter { !$0.isEmpty }.map { "\($0.lowerBound + 1)-\($0.upperBound)" }.joined(separator: ", ")
+                where_ += " (\(plural(file.rowCount, "transaction"))\(ids.isEmpty ? "" : ", ids " + ids))"
+            }
+            if !file.imports.isEmpty { where_ += ", with imported transactions not saved yet" }
+            fields.append(("file", where_))
             var format = file.document.format.rawValue
             if case .csv(let layout) = file.document.layout {
                 let delimiter = layout.delimiter == 0x09 ? "tab" : "'\(Character(UnicodeScalar(layout.delimiter)))'"

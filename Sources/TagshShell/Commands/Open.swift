@@ -4,10 +4,13 @@ import TagshModel
 extension Commands {
     static let open = Command(
         name: "open", group: .files,
-        forms: [[.file]],
-        summary: "open a ledger file, replacing the current one",
+        forms: [[.files]],
+        summary: "open ledger files, replacing the current ledger",
         details: """
-            Reads the whole file into memory. The format comes from --format, else the file's extension, \
+            Reads the whole file into memory. Several files (a checking account's CSV, a card's CSV, last year's \
+            journal) open as one ledger: ids run across them in the order given, `info` and `show` say which file \
+            a transaction comes from, `file:NAME` selects by file, and `save` writes each changed file back (all of \
+            them or, when one cannot be written, none). Each file keeps its own sidecar. The format comes from --format, else the file's extension, \
             else its content. A file that cannot be read is not opened at all: the error names the line and \
             column. With --skip-bad the readable records are loaded and the others are listed. \
             --date-format says how CSV dates are written (%d %m %y %Y %b %B %H %M %S %z and literal text); without it \
@@ -26,10 +29,9 @@ extension Commands {
             .init("columns", .text("MAP"), "which CSV column holds what: date=1,description=Details,amount=5"),
         ],
         examples: ["open checking.csv", "open export.csv --date-format %d/%m/%Y --skip-bad", "open wellsfargo.csv --columns date=1,amount=2,description=5",
-                   "open 2025.journal", "open main.beancount"]
+                   "open 2025.journal", "open main.beancount", "open checking.csv card.csv"]
     ) { (inv: inout Invocation) throws(ShellError) in
-        guard let path = inv.words.first else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }
-        try inv.expectAtMost(1)
+        guard !inv.words.isEmpty else { throw .usage("usage: \(inv.command.synopsis)", span: nil) }
         let format = inv.formatOption()
         var options = ReadOptions(skipBad: inv.flag("skip-bad"))
         if let w = inv.values["date-format"] {
@@ -44,9 +46,15 @@ extension Commands {
             }
         }
         try inv.session.warnBeforeDiscarding("open", again: "`open` again")
-        try inv.session.open(path: path.text, format: format, options: options)
+        try inv.session.open(paths: inv.words.map(\.text), format: format, options: options)
         if let ledger = inv.session.ledger {
-            inv.out.note("opened \(TextSafety.sanitize(path.text)): \(ledger.count) transaction\(ledger.count == 1 ? "" : "s")")
+            let files = inv.session.files
+            if files.count == 1 {
+                inv.out.note("opened \(TextSafety.sanitize(inv.words[0].text)): \(plural(ledger.count, "transaction"))")
+            } else {
+                inv.out.note("opened \(files.count) files: \(plural(ledger.count, "transaction")) ("
+                             + files.map { "\(TextSafety.sanitize($0.displayName)) \($0.rowCount)" }.joined(separator: ", ") + ")")
+            }
         }
     }
 }

@@ -160,15 +160,15 @@ extension Session {
             }
             if let primary = files.first?.path { try writeHistory(path: primary, fingerprint: historyFingerprint()) }
         }
-        let added = plans.flatMap(\.addedColumns)
-        let columnsNote = added.isEmpty ? ""
-            : "; added the column\(added.count == 1 ? "" : "s") \(added.joined(separator: ", ")) to every record"
+        func columnsNote(_ added: [String]) -> String {
+            added.isEmpty ? "" : "; added the column\(added.count == 1 ? "" : "s") \(added.joined(separator: ", ")) to every record"
+        }
         if plans.count == 1, let plan = plans.first {
-            printer.note("saved \(TextSafety.sanitize(plan.target)) (\(plural(plan.changedCount, "changed transaction"))\(columnsNote))")
+            printer.note("saved \(TextSafety.sanitize(plan.target)) (\(plural(plan.changedCount, "changed transaction"))\(columnsNote(plan.addedColumns)))")
         } else {
             let written = plans.filter { p in writing.contains { $0.index == p.index } }
-            let names = written.map { "\(TextSafety.sanitize($0.target)) (\(plural($0.changedCount, "changed transaction")))" }
-            printer.note(names.isEmpty ? "nothing to save: no file changed" : "saved " + names.joined(separator: ", ") + columnsNote)
+            let names = written.map { "\(TextSafety.sanitize($0.target)) (\(plural($0.changedCount, "changed transaction"))\(columnsNote($0.addedColumns)))" }
+            printer.note(names.isEmpty ? "nothing to save: no file changed" : "saved " + names.joined(separator: ", "))
         }
     }
 
