@@ -192,3 +192,15 @@ enum BeancountWriter {
         return (lines, newAccount)
     }
 }
+
+/// Beancount's rules for names, for code that writes beancount text.
+public enum Beancount {
+    /// Whether beancount takes `name` as a commodity: an upper-case letter first, upper-case letters, digits
+    /// and `'._-` after, a letter or digit last, at most 24 characters.
+    public static func isCommodity(_ name: String) -> Bool {
+        let chars = Array(name.unicodeScalars)
+        guard let first = chars.first, let last = chars.last, chars.count <= 24, ("A"..."Z").contains(first) else { return false }
+        guard ("A"..."Z").contains(last) || ("0"..."9").contains(last) else { return false }
+        return chars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "'._-".unicodeScalars.contains($0) }
+    }
+}

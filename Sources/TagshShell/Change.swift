@@ -83,8 +83,7 @@ extension Session {
         try checkCanChange()
         guard !change.isEmpty else { return false }
         if !change.ledger.isEmpty && ledger == nil { throw .noLedger }
-        if let document = file?.document, let current = change.tables ?? ledger,
-           let why = document.refusal(change.ledger, in: current) {
+        if let current = change.tables ?? ledger, let why = refusal(change.ledger, in: current) {
             throw .failed(why)
         }
         if let tables = change.tables {
@@ -101,6 +100,21 @@ extension Session {
         position += 1
         if loading == nil { try journal(replay) }
         return true
+    }
+
+    /// Why one of the open files cannot hold a change (checked when the command runs, not at save).
+    func refusal(_ changes: ChangeSet, in current: Ledger) -> String? {
+        guard !changes.isEmpty else { return nil }
+        if files.count == 1, let f = files.first { return f.document.refusal(changes, in: current) }
+        var byFile = [ChangeSet](repeating: ChangeSet(), count: files.count)
+        for k in 0..<changes.count {
+            guard let i = fileIndex(ofRow: Int(changes.rows[k])) else { continue }
+            byFile[i].record(row: Int(changes.rows[k]), field: changes.fields[k], before: changes.before[k], after: changes.after[k])
+        }
+        for (i, f) in files.enumerated() where !byFile[i].isEmpty {
+            if let why = f.document.refusal(byFile[i], in: current) { return why }
+        }
+        return nil
     }
 
     /// Undoes up to `n` steps; returns the steps undone, latest first.

@@ -32,3 +32,30 @@ struct ColumnMemory {
         try FileIO.writeAtomically(Array(text.utf8), to: path)
     }
 }
+
+/// The account each bank export goes to, remembered by its header row in
+/// `$XDG_CONFIG_HOME/tagsh/accounts` (one `SIGNATURE<TAB>ACCOUNT` per line),
+/// so next month's `import` needs no `--account`.
+struct AccountMemory {
+    let path: String
+
+    func read() -> [String: String] {
+        guard FileIO.exists(path), let bytes = try? FileIO.read(path).bytes else { return [:] }
+        var out: [String: String] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            if parts.count == 2 { out[String(parts[0])] = String(parts[1]) }
+        }
+        return out
+    }
+
+    func remember(_ account: String, header: [String]) throws(FileError) {
+        var all = read()
+        let key = ColumnMap.signature(of: header)
+        guard all[key] != account else { return }
+        all[key] = account
+        let text = all.keys.sorted().map { $0 + "\t" + (all[$0] ?? "") }.joined(separator: "\n") + "\n"
+        if let slash = path.lastIndex(of: "/") { FileIO.makeFolders(String(path[..<slash])) }
+        try FileIO.writeAtomically(Array(text.utf8), to: path)
+    }
+}

@@ -6,11 +6,11 @@ public struct CommandRegistry: Sendable {
     public let commands: [Command]
 
     public static let standard = CommandRegistry(commands: [
-        Commands.open, Commands.save, Commands.export, Commands.info, Commands.columns,
+        Commands.open, Commands.importCommand, Commands.save, Commands.export, Commands.info, Commands.columns,
         Commands.ls, Commands.select, Commands.count, Commands.show, Commands.tags, Commands.merchants,
         Commands.categories, Commands.intents, Commands.summary,
         Commands.tag, Commands.intent, Commands.category, Commands.note, Commands.review,
-        Commands.rule, Commands.rules, Commands.preview, Commands.apply, Commands.suggest,
+        Commands.transfers, Commands.rule, Commands.rules, Commands.preview, Commands.apply, Commands.suggest,
         Commands.undo, Commands.redo, Commands.history, Commands.blame,
         Commands.source, Commands.record, Commands.recover, Commands.discard, Commands.set, Commands.echo, Commands.help, Commands.quit,
     ])

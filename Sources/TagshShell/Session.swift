@@ -319,6 +319,11 @@ public final class Session {
     var stores: [DeclarationStore] = []
     /// Which store each declaration (by key) was read from; a new one goes where `defaultStore(for:)` says.
     var owners: [String: Int] = [:]
+    /// The rows the last `import` added (for `--review`).
+    var lastImport: Range<Int>?
+    /// Transfer pairs rejected this session (their rows are not proposed again), and the pairs `transfers` listed last.
+    var rejectedTransfers = Set<Int>()
+    var listedTransfers: [(out: Int, in: Int)] = []
     /// Rules files sourced after the ledgers (`--rules FILE`, else `$XDG_CONFIG_HOME/tagsh/rules.tagsh` when it exists).
     public var rulesFiles: [String] = []
 

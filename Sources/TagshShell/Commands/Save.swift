@@ -195,11 +195,17 @@ extension Session {
         var document = f.document
         if !f.imports.isEmpty {
             // The imported transactions, as written at import, go at the end; their annotations are edited in like any change.
-            var bytes = document.bytes
-            for chunk in f.imports {
-                if let last = bytes.last, last != 0x0A { bytes += document.lineEnding }
-                bytes += chunk
+            let at = document.appendOffset
+            var added: [UInt8] = []
+            let eol = document.lineEnding
+            if at > 0 && document.bytes[at - 1] != 0x0A { added += eol }
+            if document.format != .csv, at > 0 {
+                // A transaction of a journal or beancount file follows a blank line.
+                let before = Array(document.bytes[..<at]) + added
+                if !(before.count >= 2 * eol.count && Array(before.suffix(2 * eol.count)) == eol + eol) { added += eol }
             }
+            for chunk in f.imports { added += chunk }
+            let bytes = Array(document.bytes[..<at]) + added + Array(document.bytes[at...])
             do throws(Diagnostic) {
                 document = try document.reread(bytes, fileName: f.path ?? f.displayName, stamp: f.stamp)
             } catch {
