@@ -10,7 +10,7 @@ public struct CommandRegistry: Sendable {
         Commands.ls, Commands.select, Commands.count, Commands.show, Commands.tags, Commands.merchants,
         Commands.categories, Commands.intents, Commands.summary,
         Commands.tag, Commands.intent, Commands.category, Commands.note, Commands.review,
-        Commands.transfers, Commands.rule, Commands.rules, Commands.preview, Commands.apply, Commands.suggest,
+        Commands.transfers, Commands.rule, Commands.rules, Commands.include, Commands.preview, Commands.apply, Commands.suggest,
         Commands.undo, Commands.redo, Commands.history, Commands.blame,
         Commands.source, Commands.record, Commands.recover, Commands.discard, Commands.set, Commands.echo, Commands.help, Commands.quit,
     ])

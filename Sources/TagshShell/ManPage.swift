@@ -9,7 +9,7 @@ public enum ManPage {
             tagsh \\- explore and annotate a ledger of money transactions
             .SH SYNOPSIS
             .B tagsh
-            [\\fIoptions\\fR] [\\fILEDGER\\fR]
+            [\\fIoptions\\fR] [\\fILEDGER\\fR...]
             .SH DESCRIPTION
             tagsh loads a whole ledger (a bank CSV export, an hledger/ledger journal or a beancount file)
             into memory and opens a shell on it.
@@ -19,6 +19,11 @@ public enum ManPage {
             change is byte-identical. In a CSV file, missing Intent, Category, Tags and Notes
             columns are added to the header when first needed; only the changed rows get the new fields.
             Everything typed at the prompt can also run from \\fB\\-c\\fR, \\fB\\-f\\fR or standard input.
+            .PP
+            Several ledgers open as one session (\\fBtagsh checking.csv card.csv 2025.journal\\fR): ids run across
+            them, \\fBfile:NAME\\fR selects by file, and \\fBsave\\fR writes every changed file or, when one cannot be
+            written, none. Next month's export comes in with \\fBimport FILE\\fR, which skips the transactions
+            already there.
             .SH OPTIONS
 
             """
@@ -100,6 +105,12 @@ public enum ManPage {
             .I LEDGER.tagsh
             The sidecar beside a ledger: tagsh commands sourced when the ledger is opened (unless \\fB\\-\\-no\\-init\\fR).
             .TP
+            .I $XDG_CONFIG_HOME/tagsh/rules.tagsh
+            Rules and categories shared by every ledger (default \\fI~/.config/tagsh/rules.tagsh\\fR), used when it exists.
+            .TP
+            .I $XDG_CONFIG_HOME/tagsh/columns, $XDG_CONFIG_HOME/tagsh/accounts
+            Column mappings and \\fBimport\\fR accounts remembered by a bank export's header row, for next month's export.
+            .TP
             .I LEDGER.tagsh\\-recover
             The recovery journal: the changes not yet saved, as commands. Removed by save and by a normal exit.
             .TP
@@ -123,6 +134,8 @@ public enum ManPage {
             tagsh \\-\\-demo
             tagsh checking.csv
             tagsh checking.csv \\-c 'count tag:coffee'
+            tagsh checking.csv card.csv \\-c 'summary by category'
+            tagsh 2025.journal \\-c 'import march.csv \\-\\-account Assets:Checking' \\-c save
             tagsh checking.csv \\-c 'summary date:2025 by month'
             echo 'ls amt:<\\-100 \\-\\-json' | tagsh checking.csv
             .fi
@@ -145,7 +158,8 @@ public enum ManPage {
         ("--keep-going", "In scripts, go on after a failing command (default: stop)."),
         ("--echo", "Print each script command before its output."),
         ("--format FMT", "csv, journal or beancount (default: from the file's extension, then its content)."),
-        ("--no-init", "Do not source LEDGER's sidecar file LEDGER.tagsh."),
+        ("--no-init", "Do not source LEDGER's sidecar file LEDGER.tagsh (nor the default rules file)."),
+        ("--rules FILE", "A rules file shared across ledgers and months (repeatable): sourced after the ledgers, and where new rules are kept. Default: $XDG_CONFIG_HOME/tagsh/rules.tagsh when it exists."),
         ("--color WHEN", "auto, always or never. NO_COLOR is honoured."),
         ("--json", "Machine-readable output from listing commands."),
         ("--demo", "Open the built-in sample ledger: a realistic bank export of a few hundred transactions."),

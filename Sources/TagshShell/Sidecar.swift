@@ -85,6 +85,8 @@ struct Sidecar {
             return "set:" + words[1].lowercased()
         case "columns" where words.count >= 3 && words[1].lowercased() == "set":
             return "columns"
+        case "include" where words.count == 2:
+            return "include:" + words[1]
         default:
             return nil
         }
@@ -138,6 +140,8 @@ struct DeclarationStore {
     enum Kind: Equatable { case sidecar, rules }
     var sidecar: Sidecar
     var kind: Kind
+    /// A rules file's name as `include` or --rules gave it (before `~` is expanded).
+    var name: String?
     /// What the session declared for this store right after it was read or written.
     var baseline: [String: String] = [:]
 
@@ -169,7 +173,8 @@ extension Session {
         }
         for store in stores where store.kind == .rules && !rulesFiles.contains(store.path) {
             // A rules file named by `include` in a sidecar (not by --rules) is included again by that sidecar.
-            out.append(("include:" + store.path, "include " + Lexer.quote(store.path)))
+            let name = store.name ?? store.path
+            out.append(("include:" + name, "include " + Lexer.quote(name)))
         }
         for rule in rules { out.append(("rule:" + rule.name, rule.definition)) }
         let defaults = Settings()
@@ -217,10 +222,12 @@ extension Session {
 
     /// Adds a rules file to the stores (loaded by the caller); false when it is already one.
     @discardableResult
-    func addRulesStore(_ path: String) -> Bool {
+    func addRulesStore(_ path: String, name: String? = nil) -> Bool {
         let resolved = FileIO.resolvingLinks(path)
         guard !stores.contains(where: { FileIO.resolvingLinks($0.path) == resolved }) else { return false }
-        stores.append(DeclarationStore(sidecar: Sidecar(path: path), kind: .rules))
+        var store = DeclarationStore(sidecar: Sidecar(path: path), kind: .rules)
+        store.name = name
+        stores.append(store)
         return true
     }
 

@@ -58,6 +58,8 @@ struct DocExamplesTests {
         try "Date,Description,Amount\n05/03/2024,SHOP,-1.00\n13/03/2024,CAFE,-2.00\n".write(to: work.appendingPathComponent("export.csv"), atomically: true, encoding: .utf8)
         try ColumnMappingTests.wellsFargo.write(to: work.appendingPathComponent("wellsfargo.csv"), atomically: true, encoding: .utf8)
         try "count\n".write(to: work.appendingPathComponent("cleanup.tagsh"), atomically: true, encoding: .utf8)
+        // A savings account the checking account (basic.csv) moved money to.
+        try "Date,Description,Amount\n2024-01-08,FROM CHECKING,52.10\n".write(to: work.appendingPathComponent("savings.csv"), atomically: true, encoding: .utf8)
         workingFolderLock.lock()
         let previous = fm.currentDirectoryPath
         fm.changeCurrentDirectoryPath(work.path)
@@ -206,6 +208,8 @@ struct DocExamplesTests {
     /// What an example needs before it can run (a rule to preview, steps to undo, a file of its own).
     static let preludes: [String: [String]] = [
         "save": ["open checking.csv"],
+        "import": ["open checking.csv 2025.journal"],
+        "transfers": ["open checking.csv savings.csv"],
         "columns": ["open wellsfargo.csv"],
         "category": ["select starbucks"],
         "preview": ["rule coffee starbucks => +coffee", "rule groceries desc:rewe => category Groceries"],

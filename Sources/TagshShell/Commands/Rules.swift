@@ -10,8 +10,10 @@ extension Commands {
             A rule is a recurring decision: a query and the actions for what it matches. Actions are \
             `category NAME`, `intent VALUE`, `+tag`, `-tag` and `note TEXT`, separated by commas. Defining a \
             rule changes no transaction: `preview` shows what it would do and `apply` does it. Defining, \
-            replacing and deleting a rule are undo steps; rules are kept in the sidecar LEDGER.tagsh when the \
-            ledger is saved. A rule's query cannot use @ (the selection is gone when the rule is next applied).
+            replacing and deleting a rule are undo steps. Rules are kept, when the ledger is saved, where they \
+            came from: the sidecar LEDGER.tagsh, or a rules file shared across ledgers and months (`tagsh --rules FILE`, \
+            $XDG_CONFIG_HOME/tagsh/rules.tagsh when it exists, or `include FILE` in a sidecar); a new rule goes to \
+            the rules file when there is one, and `rule` says where. A rule's query cannot use @ (the selection is gone when the rule is next applied).
             """,
         examples: ["rule coffee desc:/starbucks|blue bottle/ => category Food, +coffee, intent want",
                    "rule show coffee", "rule delete coffee"]
@@ -57,7 +59,11 @@ extension Commands {
             change.rules = [RuleEdit(index: existing ?? session.rules.count, before: existing.map { session.rules[$0] }, after: rule)]
             let typed = inv.line.trimmingCharacters(in: " \t")
             try session.commit(change, command: typed, replay: rule.definition, summary: (existing == nil ? "rule " : "rule replaced ") + rule.name)
-            inv.out.note(existing == nil ? "defined rule \(rule.name)" : "replaced rule \(rule.name)")
+            var saved = ""
+            if session.stores.count > 1, let home = session.ruleHome(rule.name) {
+                saved = " (kept in \(TextSafety.sanitize(home)) at `save`)"
+            }
+            inv.out.note((existing == nil ? "defined rule \(rule.name)" : "replaced rule \(rule.name)") + saved)
         }
     }
 
@@ -83,14 +89,17 @@ extension Commands {
             inv.out.line("no rules yet: `rule NAME QUERY => ACTIONS` defines one")
             return
         }
+        // With a rules file or several files open, where each rule is kept.
+        let showFile = session.stores.count > 1
         var table = Table([
             .init(header: "RULE"), .init(header: "MATCHES", alignRight: true),
             .init(header: "QUERY => ACTIONS", shrinkable: true, minWidth: 20),
-        ])
+        ] + (showFile ? [.init(header: "FILE", shrinkable: true, minWidth: 8)] : []))
         for rule in session.rules {
             let n = inv.rows(matching: rule.query, in: ledger).count
             table.add([.init(rule.name), .init(String(n)),
-                       .init(TextSafety.sanitize(rule.queryText + " => " + rule.actions.map(\.description).joined(separator: ", ")))])
+                       .init(TextSafety.sanitize(rule.queryText + " => " + rule.actions.map(\.description).joined(separator: ", ")))]
+                      + (showFile ? [.init(TextSafety.sanitize(session.ruleHome(rule.name) ?? ""))] : []))
         }
         inv.out.text(table.render(width: session.tableWidth, style: inv.out.style))
     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TagshModel
 
 extension Commands {
@@ -88,5 +91,39 @@ extension Commands {
         try inv.expectAtMost(0)
         if inv.session.isInteractive { try inv.session.warnBeforeDiscarding("quit", again: "quit again") }
         inv.quit = true
+    }
+}
+
+extension Commands {
+    static let include = Command(
+        name: "include", group: .rules, forms: [[.file]],
+        summary: "use a rules file shared across ledgers: its rules and categories load now and are saved back to it",
+        details: """
+            Sources FILE like the sidecar (quietly, going on past a bad line), and from then on keeps what it \
+            declares there: `save` writes its rules and categories back to FILE, new rules go to it, and the \
+            sidecar of the first open file gets an `include FILE` line, so the next session loads it too. \
+            `tagsh --rules FILE` does the same for one session, and $XDG_CONFIG_HOME/tagsh/rules.tagsh, when it \
+            exists, is included for every ledger.
+            """,
+        examples: ["include ~/finance/rules.tagsh"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        guard let w = inv.words.first else { throw .usage("usage: include FILE", span: nil) }
+        try inv.expectAtMost(1)
+        let session = inv.session
+        _ = try inv.requireLedger()
+        var path = w.text
+        if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst() }
+        guard session.addRulesStore(path, name: w.text) else {
+            if session.loading == nil { inv.out.note("\(TextSafety.sanitize(path)) is already in use") }
+            return
+        }
+        // Loaded now at the prompt; while a sidecar loads, the loop in `loadDeclarations` sources it next.
+        if session.loading == nil {
+            let index = session.stores.count - 1
+            let before = session.rules.count
+            session.load(store: index)
+            session.stores[index].baseline = Sidecar.byKey(session.declarations(forStore: index))
+            inv.out.note("included \(TextSafety.sanitize(path)): \(plural(session.rules.count - before, "rule"))")
+        }
     }
 }

@@ -14,7 +14,7 @@ extension Commands {
             (or a list 1,3, or all) puts both transactions of each pair in the Transfer category, as one step; \
             `transfers reject N` stops proposing them. `import` says when it brought in new pairs.
             """,
-        examples: ["transfers", "transfers date:2024", "transfers confirm 1", "transfers confirm all", "transfers reject 2"]
+        examples: ["transfers", "transfers date:2024", "transfers confirm 1", "transfers reject all"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         let session = inv.session
@@ -46,7 +46,6 @@ extension Commands {
             // The step replays without the listing: by its ids.
             inv.replayLine = "category \(Set(rows).sorted().map { String($0 + 1) }.joined(separator: ",")) Transfer"
             try inv.reportCommit(Change(ledger: changes), summary: "category Transfer")
-            session.listedTransfers = []
             return
         }
         let rows = inv.rows(matching: try inv.query(), in: ledger).rows

@@ -24,7 +24,7 @@ error: unknown command 'frobnicate'
   ^^^^^^^^^^
 hint: `help` lists the commands
 $ open
-error: usage: open FILE [--format csv|journal|beancount] [--skip-bad] [--date-format FMT] [--columns MAP]
+error: usage: open FILE... [--format csv|journal|beancount] [--skip-bad] [--date-format FMT] [--columns MAP]
 $ open missing.csv
 error: missing.csv: no such file
 $ open /tmp
@@ -51,9 +51,7 @@ error: unknown date format 'weird': write it with %d %m %y %Y %b %B (and %H %M %
   open demo.csv --date-format weird
                               ^^^^^
 $ open demo.csv extra
-error: unexpected 'extra'; usage: open FILE [--format csv|journal|beancount] [--skip-bad] [--date-format FMT] [--columns MAP]
-  open demo.csv extra
-                ^^^^^
+error: extra: no such file
 $ open demo.csv
 opened demo.csv: 542 transactions
 $ ls --limit

@@ -21,7 +21,8 @@ $ echo 'two  spaces' "and \"quotes\""
 two  spaces and "quotes"
 $ help
 Files
-  open        open a ledger file, replacing the current one
+  open        open ledger files, replacing the current ledger
+  import      append a bank export's new transactions to an open file, skipping those already there
   save        write the ledger back to its file, changing only what was changed
   export      write the whole ledger to another file in a fresh layout
   info        describe the open ledger: file, format, size, dates, currencies
@@ -44,10 +45,12 @@ Annotating
   category    set the category of transactions, or create, delete or rename a custom category
   note        set the note of transactions (an empty text clears it)
   review      triage transactions one at a time, with single keys
+  transfers   pair an outflow in one account with an equal inflow in another: transfers between your accounts
 
 Rules and suggestions
   rule        define or replace a rule; show or delete one
   rules       list the rules with their match counts, or check them for problems
+  include     use a rules file shared across ledgers: its rules and categories load now and are saved back to it
   preview     show exactly what rules would change, changing nothing
   apply       apply rules as one undo step (alone: what the last preview showed)
   suggest     suggest annotations for a transaction, or rules learned from the ledger
