@@ -125,7 +125,7 @@ extension Session {
         // The new transactions in the target file's own layout, and the rows that text reads back as.
         let counterFor: (NewTransaction) -> String = { $0.amount.units < 0 ? "Expenses:Unknown" : "Income:Unknown" }
         let fileAccount: String
-        if case .csv = file.document.layout { fileAccount = account ?? ledger.accounts[ledger.account[file.rows.first ?? 0]] } else {
+        if case .csv = file.document.layout { fileAccount = account ?? file.rows.first.map { ledger.accounts[ledger.account[$0]] } ?? "" } else {
             fileAccount = account ?? ""
         }
         let transactions = newRows.map { r in

@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+import TagshFormats
+import TagshModel
+import TagshRules
+@testable import TagshShell
+
+/// The monthly loop: several files in one session, one rules file, and next
+/// month's export imported without duplicates.
+@Suite(.serialized)
+struct MonthlyLoopTests {
+    /// A folder for one test, removed afterwards.
+    static func folder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-monthly-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func session(_ sink: BufferSink = BufferSink()) -> Session {
+        let s = Session(sink: sink)
+        s.clock = { 1_700_000_000 }
+        return s
+    }
+
+    static let checking = "Date,Description,Amount\n2025-03-01,STARBUCKS 1234,-4.75\n2025-03-02,SALARY ACME,3200.00\n2025-03-05,TO SAVINGS,-500.00\n"
+    static let savings = "Date,Description,Amount\n2025-03-06,FROM CHECKING,500.00\n2025-03-31,INTEREST,1.20\n"
+    static let card = "Date,Description,Amount\n2025-03-03,AMAZON,-12.00\n"
+
+    func write(_ dir: URL, _ files: [String: String]) throws {
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+    }
+
+    func read(_ dir: URL, _ name: String) throws -> String { try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8) }
+
+    @Test func severalFilesAreOneLedgerWithIdsAcrossThem() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(dir, ["checking.csv": Self.checking, "savings.csv": Self.savings, "card.csv": Self.card])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        #expect(s.execute("open \(p("checking.csv")) \(p("savings.csv")) \(p("card.csv"))") == .ok, "\(sink.err)")
+        #expect(s.ledger?.count == 6)
+        #expect(s.files.map(\.segments) == [[0..<3], [3..<5], [5..<6]])
+        sink.reset()
+        s.execute("count file:savings")
+        #expect(sink.out == "2\n")
+        sink.reset()
+        s.execute("info")
+        #expect(sink.out.contains("savings.csv (2 transactions, ids 4-5)"), "\(sink.out)")
+        // Undo works across files; save writes only the files that changed.
+        s.execute("tag 6 +online")
+        s.execute("tag 1 +coffee")
+        s.execute("undo")
+        let savingsStamp = FileIO.stamp(of: p("savings.csv"))
+        sink.reset()
+        #expect(s.execute("save") == .ok, "\(sink.err)")
+        #expect(sink.err.contains("card.csv (1 changed transaction"), "\(sink.err)")
+        #expect(!sink.err.contains("checking.csv ("), "\(sink.err)")
+        #expect(try read(dir, "checking.csv") == Self.checking)
+        #expect(try read(dir, "savings.csv") == Self.savings)
+        #expect(FileIO.stamp(of: p("savings.csv")) == savingsStamp)
+        #expect(try read(dir, "card.csv").contains("AMAZON,-12.00,online"))
+        // Reopened together: clean, and the history comes back.
+        let t = Self.session()
+        #expect(t.execute("open \(p("checking.csv")) \(p("savings.csv")) \(p("card.csv"))") == .ok)
+        #expect(!t.hasUnsavedChanges)
+        #expect(t.ledger?.transaction(5).tags == ["online"])
+        #expect(t.execute("undo") == .ok)
+        #expect(t.ledger?.transaction(5).tags == [])
+    }
+
+    @Test func aSaveThatFailsOnTheSecondOfThreeFilesReplacesNone() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(dir, ["a.csv": Self.checking, "b.csv": Self.savings, "c.csv": Self.card])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        s.execute("open \(p("a.csv")) \(p("b.csv")) \(p("c.csv"))")
+        s.execute("tag all +x")
+        FileIO.injectWriteFault(forPathContaining: dir.lastPathComponent + "/b.csv", afterBytes: 10)
+        defer { FileIO.clearWriteFault(forPathContaining: dir.lastPathComponent + "/b.csv") }
+        #expect(s.execute("save") == .failed(74))
+        #expect(sink.err.contains("b.csv: cannot write"), "\(sink.err)")
+        #expect(sink.err.contains("nothing was saved"), "\(sink.err)")
+        #expect(try read(dir, "a.csv") == Self.checking)
+        #expect(try read(dir, "b.csv") == Self.savings)
+        #expect(try read(dir, "c.csv") == Self.card)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(left.filter { ($0.hasPrefix(".") && $0.contains(".tagsh-")) || $0.hasSuffix(".bak") }.isEmpty, "\(left)")
+        #expect(s.hasUnsavedChanges)
+        FileIO.clearWriteFault(forPathContaining: dir.lastPathComponent + "/b.csv")
+        #expect(s.execute("save") == .ok)
+        #expect(try read(dir, "b.csv").contains(",x"))
+    }
+
+    @Test func importSkipsWhatIsThereAndWritesTheFilesOwnLayout() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The ledger writes dates day first with dots and a decimal comma; the export is ISO with points.
+        let ledger = "Datum;Omschrijving;Bedrag\n01.03.2025;STARBUCKS 1234;-4,75\n02.03.2025;SALARIS;3200,00\n"
+        let export = "Date,Description,Amount\n2025-03-01,STARBUCKS 1234,-4.75\n2025-03-01,STARBUCKS 1234,-4.75\n2025-03-02,SALARIS,3200.00\n2025-03-04,ALBERT HEIJN,-23.40\n"
+        try write(dir, ["bank.csv": ledger, "export.csv": export])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        s.execute("open \(p("bank.csv"))")
+        sink.reset()
+        #expect(s.execute("import \(p("export.csv")) --dry-run") == .ok, "\(sink.err)")
+        #expect(sink.out.contains("duplicate  2025-03-01  STARBUCKS 1234"), "\(sink.out)")
+        #expect(sink.err.contains("2 new, 2 already in the ledger"), "\(sink.err)")
+        #expect(s.ledger?.count == 2 && !s.hasUnsavedChanges)
+        sink.reset()
+        #expect(s.execute("import \(p("export.csv"))") == .ok, "\(sink.err)")
+        #expect(sink.err.contains("imported 2 transactions into bank.csv (ids 3-4); skipped 2 already in the ledger"), "\(sink.err)")
+        // The second of the two identical coffees is new: each transaction already there stands for one row.
+        #expect(s.ledger?.transaction(2).merchant == "STARBUCKS 1234")
+        #expect(s.execute("save") == .ok)
+        #expect(try read(dir, "bank.csv") == ledger + "01.03.2025;STARBUCKS 1234;-4,75\n04.03.2025;ALBERT HEIJN;-23,40\n")
+        // One undo step, and a second import of the same export adds nothing.
+        #expect(s.execute("import \(p("export.csv"))") == .ok)
+        #expect(s.ledger?.count == 4 && !s.hasUnsavedChanges)
+    }
+
+    @Test func importIsOneUndoStepAndRulesRunOnIt() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = "2025-02-27 STARBUCKS 1234\n    Expenses:Food        4.75 EUR\n    Assets:Checking\n"
+        try write(dir, ["2025.journal": journal, "march.csv": "Date,Description,Amount\n2025-03-03,ZALANDO,-19.99\n2025-03-04,SALARY,100.00\n"])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        s.execute("open \(p("2025.journal"))")
+        s.execute("rule z zalando => +clothes, category Shopping")
+        #expect(s.execute("import \(p("march.csv"))") == .failed(1)) // no account yet
+        #expect(sink.err.contains("--account"), "\(sink.err)")
+        #expect(s.execute("import \(p("march.csv")) --account Assets:Checking") == .ok, "\(sink.err)")
+        #expect(s.ledger?.transaction(1).tags == ["clothes"])
+        #expect(s.ledger?.transaction(1).category == "Shopping")
+        #expect(s.execute("undo") == .ok)
+        #expect(s.ledger?.count == 1)
+        #expect(s.execute("redo") == .ok)
+        #expect(s.ledger?.count == 3)
+        #expect(s.execute("save") == .ok)
+        let saved = try read(dir, "2025.journal")
+        #expect(saved.contains(journal + "\n2025-03-03 ZALANDO\n"), "\(saved)")
+        #expect(saved.contains("    Expenses:Shopping\n"), "\(saved)")
+        #expect(saved.contains("    Assets:Checking  100.00 EUR\n    Income:Unknown\n"), "\(saved)")
+        // After the save, the import is part of the file: undo stops at it.
+        #expect(s.execute("undo") == .failed(1))
+        let t = Self.session()
+        t.execute("open \(p("2025.journal"))")
+        #expect(t.ledger?.count == 3 && !t.hasUnsavedChanges)
+        #expect(LedgerState(t).transactions == LedgerState(s).transactions)
+    }
+
+    @Test func transfersBetweenTwoCSVsArePaired() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(dir, ["checking.csv": Self.checking, "savings.csv": Self.savings])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        s.execute("open \(p("checking.csv")) \(p("savings.csv"))")
+        sink.reset()
+        #expect(s.execute("transfers") == .ok)
+        #expect(sink.out.contains("1    3   4  2025-03-05..03-06"), "\(sink.out)")
+        #expect(s.execute("transfers confirm 1") == .ok)
+        #expect(s.ledger?.transaction(2).category == "Transfer" && s.ledger?.transaction(3).category == "Transfer")
+        #expect(s.steps.last?.replay == "category 3,4 Transfer")
+        sink.reset()
+        s.execute("transfers")
+        #expect(sink.err.contains("no transfers found"), "\(sink.err)")
+        s.execute("undo")
+        s.execute("transfers")
+        s.execute("transfers reject 1")
+        sink.reset()
+        s.execute("transfers")
+        #expect(sink.err.contains("no transfers found"), "\(sink.err)")
+    }
+
+    @Test func aRulesFileIsSharedAcrossLedgersAndMonths() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(dir, ["march.csv": Self.checking, "april.csv": Self.checking])
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        s.rulesFiles = [p("rules.tagsh")]
+        s.execute("open \(p("march.csv"))")
+        sink.reset()
+        s.execute("rule coffee starbucks => +coffee")
+        #expect(sink.err.contains("defined rule coffee (kept in \(p("rules.tagsh")) at `save`)"), "\(sink.err)")
+        s.execute("apply coffee")
+        #expect(s.execute("save") == .ok, "\(sink.err)")
+        #expect(try read(dir, "rules.tagsh").contains("rule coffee starbucks => +coffee"))
+        #expect(!FileManager.default.fileExists(atPath: p("march.csv.tagsh")))
+        // April's session has March's rule.
+        let t = Self.session()
+        t.rulesFiles = [p("rules.tagsh")]
+        t.execute("open \(p("april.csv"))")
+        #expect(t.rules.map(\.name) == ["coffee"] && !t.hasUnsavedChanges)
+        // A sidecar that includes the rules file needs no --rules.
+        try "include \(p("rules.tagsh"))\n".write(toFile: p("april.csv.tagsh"), atomically: true, encoding: .utf8)
+        let u = Self.session()
+        u.execute("open \(p("april.csv"))")
+        #expect(u.rules.map(\.name) == ["coffee"])
+        u.execute("rule delete coffee")
+        u.execute("save")
+        #expect(try !read(dir, "rules.tagsh").contains("rule coffee"))
+        #expect(try read(dir, "april.csv.tagsh") == "include \(p("rules.tagsh"))\n")
+    }
+}
+
+/// Two overlapping monthly exports imported in either order give the same ledger: no duplicates, nothing lost.
+struct ImportOrderPropertyTests {
+    struct Row: Hashable, Comparable {
+        var day: Int, desc: String, cents: Int
+        static func < (a: Row, b: Row) -> Bool { (a.day, a.desc, a.cents) < (b.day, b.desc, b.cents) }
+    }
+
+    static func csv(_ rows: [Row]) -> String {
+        "Date,Description,Amount\n" + rows.map { r in
+            let d = Day(daysSinceEpoch: Int32(20_000 + r.day)).description
+            let amount = Amount(units: Int64(r.cents), scale: 2).description
+            return "\(d),\(r.desc),\(amount)\n"
+        }.joined()
+    }
+
+    @Test(arguments: 0..<40)
+    func eitherOrderGivesTheSameLedger(seed: Int) throws {
+        var rng = SeededRandom(seed: UInt64(seed) &+ 7)
+        // The bank's truth: a month of transactions, with repeated identical rows (two coffees on one day).
+        let merchants = ["STARBUCKS 1234", "REWE MARKT", "SHELL 22", "AMAZON MKTPLACE", "RENT"]
+        var truth: [Row] = []
+        for day in 0..<40 {
+            for _ in 0..<Int(rng.next() % 3) {
+                let m = merchants[Int(rng.next() % UInt64(merchants.count))]
+                let cents: Int = 0 - [475, 1210, 5000, 999][Int(rng.next() % 4)]
+                let n = 1 + Int(rng.next() % 2)
+                for _ in 0..<n { truth.append(Row(day: day, desc: m, cents: cents)) }
+            }
+        }
+        truth.sort()
+        // Two exports covering overlapping day ranges, each holding every truth row of its range.
+        let cut1 = 10 + Int(rng.next() % 15), cut2 = cut1 + 1 + Int(rng.next() % 10)
+        let a = truth.filter { $0.day < cut2 }, b = truth.filter { $0.day >= cut1 }
+        let expected = truth.filter { $0.day < cut2 || $0.day >= cut1 }
+        let dir = try MonthlyLoopTests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        try Self.csv([]).write(toFile: p("ab.csv"), atomically: true, encoding: .utf8)
+        try Self.csv([]).write(toFile: p("ba.csv"), atomically: true, encoding: .utf8)
+        try Self.csv(a).write(toFile: p("a-export.csv"), atomically: true, encoding: .utf8)
+        try Self.csv(b).write(toFile: p("b-export.csv"), atomically: true, encoding: .utf8)
+        var results: [[Row]] = []
+        for (ledger, order) in [("ab.csv", ["a-export.csv", "b-export.csv"]), ("ba.csv", ["b-export.csv", "a-export.csv"])] {
+            let sink = BufferSink()
+            let s = MonthlyLoopTests.session(sink)
+            s.sourcesSidecar = false
+            #expect(s.execute("open \(p(ledger))") == .ok)
+            for e in order { #expect(s.execute("import \(p(e))") == .ok, "\(sink.err)") }
+            // Importing either again adds nothing.
+            for e in order { s.execute("import \(p(e))") }
+            #expect(s.execute("save") == .ok, "\(sink.err)")
+            let t = MonthlyLoopTests.session()
+            t.sourcesSidecar = false
+            t.execute("open \(p(ledger))")
+            let l = try #require(t.ledger)
+            results.append((0..<l.count).map {
+                Row(day: Int(l.days[$0]) - 20_000, desc: l.merchants[l.merchant[$0]], cents: Int(l.amount($0).units(atScale: 2)))
+            }.sorted())
+        }
+        #expect(results[0] == expected, "seed \(seed): a then b")
+        #expect(results[1] == expected, "seed \(seed): b then a")
+    }
+}
