@@ -56,13 +56,17 @@ public struct ImportMatcher {
 
     /// The verdict for each row of `incoming`, compared with the ledger rows `candidates` (those in the same account).
     /// `currency` gives the currency each incoming row will have in the ledger (an export may name none).
-    public func match(_ incoming: Ledger, against ledger: Ledger, candidates: [Int], currency: ((Int) -> String)? = nil) -> [Verdict] {
+    /// With `byAccount`, a row matches only a ledger row of the same account (an export with an account column).
+    public func match(_ incoming: Ledger, against ledger: Ledger, candidates: [Int], currency: ((Int) -> String)? = nil,
+                      byAccount: Bool = false) -> [Verdict] {
         guard incoming.count > 0 else { return [] }
         let lo = incoming.days.min()! - Int32(window), hi = incoming.days.max()! + Int32(window)
         var index: [Key: [Int32]] = [:]
         var ledgerWords: [UInt32: [Substring]] = [:]
         for r in candidates where ledger.days[r] >= lo && ledger.days[r] <= hi {
-            index[ImportMatcher.key(ledger.amount(r), currency: ledger.currencies[ledger.currency[r]]), default: []].append(Int32(r))
+            let c = ledger.currencies[ledger.currency[r]]
+            index[ImportMatcher.key(ledger.amount(r), currency: byAccount ? ledger.accounts[ledger.account[r]] + "\u{1}" + c : c),
+                  default: []].append(Int32(r))
         }
         var used = Set<Int32>()
         var verdicts = [Verdict](repeating: .new, count: incoming.count)
@@ -82,7 +86,8 @@ public struct ImportMatcher {
             return w
         }
         let keys = (0..<incoming.count).map {
-            ImportMatcher.key(incoming.amount($0), currency: currency?($0) ?? incoming.currencies[incoming.currency[$0]])
+            let c = currency?($0) ?? incoming.currencies[incoming.currency[$0]]
+            return ImportMatcher.key(incoming.amount($0), currency: byAccount ? incoming.accounts[incoming.account[$0]] + "\u{1}" + c : c)
         }
         // Pass 1: same day, same words.
         for i in 0..<incoming.count {

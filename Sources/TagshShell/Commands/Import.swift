@@ -107,8 +107,13 @@ extension Session {
         var currencies: [UInt32: String] = [:]
         for id in export.currencies.ids { currencies[id] = currencyFor(export.currencies[id], file: file, in: ledger) }
         currencies[0] = currencyFor("", file: file, in: ledger)
+        // An export with its own account column, into a CSV file with one: each row is compared within its account.
+        var perRowAccount = false
+        if account == nil, exportLayout.columns.account != nil, case .csv(let l) = file.document.layout, l.columns.account != nil {
+            perRowAccount = true
+        }
         let verdicts = ImportMatcher(window: window).match(export, against: ledger, candidates: candidates,
-                                                           currency: { currencies[export.currency[$0]] ?? "" })
+                                                           currency: { currencies[export.currency[$0]] ?? "" }, byAccount: perRowAccount)
         let newRows = verdicts.indices.filter { if case .duplicate = verdicts[$0] { false } else { true } }
         let duplicates = verdicts.count - newRows.count
         let doubtful = verdicts.indices.filter { if case .doubtful = verdicts[$0] { true } else { false } }
@@ -131,7 +136,7 @@ extension Session {
         let transactions = newRows.map { r in
             NewTransaction(day: export.day(r), description: export.merchants[export.merchant[r]], amount: export.amount(r),
                            currency: currencyFor(export.currencies[export.currency[r]], file: file, in: ledger),
-                           account: account ?? (fileAccount.isEmpty ? export.accounts[export.account[r]] : fileAccount))
+                           account: account ?? (fileAccount.isEmpty || perRowAccount ? export.accounts[export.account[r]] : fileAccount))
         }
         if file.document.format == .beancount, let bad = transactions.first(where: { !Beancount.isCommodity($0.currency) }) {
             throw .failed("beancount needs a commodity for every amount: '\(TextSafety.sanitize(bad.currency))' is not one "
