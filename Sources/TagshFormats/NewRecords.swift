@@ -120,7 +120,8 @@ extension LedgerDocument {
                 if !needed.isEmpty { out += eol }
             }
         }
-        for tr in transactions {
+        for (k, tr) in transactions.enumerated() {
+            if k > 0 { out += eol }
             let date = tr.day.description.replacingDashes(with: separator)
             let amount = tr.amount.formatted(grouping: false, minimumScale: 2)
             let money: String
@@ -139,7 +140,7 @@ extension LedgerDocument {
                 out += "\(date) * \"\(escaped)\"" + eol
             }
             out += indent + tr.account + "  " + money + eol
-            out += indent + counterAccount(tr) + eol + eol
+            out += indent + counterAccount(tr) + eol
         }
         let text = Array(out.utf8)
         let read = try LedgerDocument.read(text, fileName: fileName, format: format, options: ReadOptions())

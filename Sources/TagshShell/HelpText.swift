@@ -66,6 +66,7 @@ enum HelpText {
         ("id:412, id:400..420", "transaction ids"),
         ("status:pending", "listed by the bank without an amount yet (status:booked: the others)"),
         ("col:NAME=VALUE, col:NAME:TEXT", "a column of the CSV record as the bank wrote it (NAME: header or position); also col:NAME:/REGEX/"),
+        ("file:NAME", "transactions from the open file whose name contains NAME (several files open as one session); also file:/REGEX/"),
         ("@", "in the current selection: what the last ls or select listed"),
         ("-TERM, not TERM", "does not match TERM"),
         ("A B, A or B, (A or B) C", "terms side by side are ANDed; or; parentheses group"),

@@ -58,6 +58,9 @@ struct DocExamplesTests {
         try "Date,Description,Amount\n05/03/2024,SHOP,-1.00\n13/03/2024,CAFE,-2.00\n".write(to: work.appendingPathComponent("export.csv"), atomically: true, encoding: .utf8)
         try ColumnMappingTests.wellsFargo.write(to: work.appendingPathComponent("wellsfargo.csv"), atomically: true, encoding: .utf8)
         try "count\n".write(to: work.appendingPathComponent("cleanup.tagsh"), atomically: true, encoding: .utf8)
+        // Next month's export for 2025.journal (edge.journal): two rows already there, two identical coffees and a new shop.
+        try "Date,Description,Amount\n01/02/2024,STARBUCKS #1234,-4.75\n01/03/2024,RENT JANUARY,-1200.00\n01/08/2024,STARBUCKS #1234,-4.75\n01/08/2024,STARBUCKS #1234,-4.75\n01/09/2024,REWE MARKT,-52.10\n"
+            .write(to: work.appendingPathComponent("march.csv"), atomically: true, encoding: .utf8)
         // A savings account the checking account (basic.csv) moved money to.
         try "Date,Description,Amount\n2024-01-08,FROM CHECKING,52.10\n".write(to: work.appendingPathComponent("savings.csv"), atomically: true, encoding: .utf8)
         workingFolderLock.lock()

@@ -118,7 +118,7 @@ extension Session {
         let duplicates = verdicts.count - newRows.count
         let doubtful = verdicts.indices.filter { if case .doubtful = verdicts[$0] { true } else { false } }
         if dryRun {
-            printImportPlan(export, verdicts: verdicts)
+            printImportPlan(export, verdicts: verdicts, currency: { currencies[export.currency[$0]] ?? "" })
             printer.note("\(TextSafety.sanitize(path)): \(newRows.count) new, \(duplicates) already in the ledger, \(doubtful.count) doubtful "
                          + "(imported); nothing changed (`import` without --dry-run imports them)")
             return
@@ -197,9 +197,8 @@ extension Session {
         return best.map { ledger.currencies[$0] } ?? currency
     }
 
-    func printImportPlan(_ export: Ledger, verdicts: [ImportMatcher.Verdict]) {
+    func printImportPlan(_ export: Ledger, verdicts: [ImportMatcher.Verdict], currency: (Int) -> String) {
         guard let ledger else { return }
-        let r = Render(ledger: export, style: style)
         var table = Table([
             .init(header: "ROW", alignRight: true), .init(header: "STATUS"), .init(header: "DATE"),
             .init(header: "DESCRIPTION", shrinkable: true, minWidth: 12), .init(header: "AMOUNT", alignRight: true),
@@ -213,7 +212,8 @@ extension Session {
             case .doubtful(let row, let reason): (status, why) = ("doubtful", "\(reason): \(row + 1) \(TextSafety.sanitize(ledger.merchants[ledger.merchant[row]]))")
             }
             table.add([.init(String(i + 1)), .init(status), .init(export.day(i).description),
-                       .init(TextSafety.sanitize(export.merchants[export.merchant[i]])), .init(r.amount(i)), .init(why)])
+                       .init(TextSafety.sanitize(export.merchants[export.merchant[i]])),
+                       .init(Render.amount(export.amount(i), currency: currency(i), minimumScale: 2)), .init(why)])
         }
         printer.text(table.render(width: tableWidth, style: style))
     }

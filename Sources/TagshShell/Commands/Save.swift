@@ -196,16 +196,17 @@ extension Session {
         if !f.imports.isEmpty {
             // The imported transactions, as written at import, go at the end; their annotations are edited in like any change.
             let at = document.appendOffset
-            var added: [UInt8] = []
+            var bytes = Array(document.bytes[..<at])
             let eol = document.lineEnding
-            if at > 0 && document.bytes[at - 1] != 0x0A { added += eol }
-            if document.format != .csv, at > 0 {
+            if at > 0 && document.bytes[at - 1] != 0x0A { bytes += eol }
+            for chunk in f.imports {
                 // A transaction of a journal or beancount file follows a blank line.
-                let before = Array(document.bytes[..<at]) + added
-                if !(before.count >= 2 * eol.count && Array(before.suffix(2 * eol.count)) == eol + eol) { added += eol }
+                if document.format != .csv, !bytes.isEmpty, !(bytes.count >= 2 * eol.count && Array(bytes.suffix(2 * eol.count)) == eol + eol) {
+                    bytes += eol
+                }
+                bytes += chunk
             }
-            for chunk in f.imports { added += chunk }
-            let bytes = Array(document.bytes[..<at]) + added + Array(document.bytes[at...])
+            bytes += document.bytes[at...]
             do throws(Diagnostic) {
                 document = try document.reread(bytes, fileName: f.path ?? f.displayName, stamp: f.stamp)
             } catch {

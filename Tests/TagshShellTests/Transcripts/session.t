@@ -142,6 +142,8 @@ Queries select transactions for ls, count, select, merchants and summary.
       listed by the bank without an amount yet (status:booked: the others)
   col:NAME=VALUE, col:NAME:TEXT
       a column of the CSV record as the bank wrote it (NAME: header or position); also col:NAME:/REGEX/
+  file:NAME
+      transactions from the open file whose name contains NAME (several files open as one session); also file:/REGEX/
   @
       in the current selection: what the last ls or select listed
   -TERM, not TERM
