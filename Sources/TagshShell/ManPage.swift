@@ -56,7 +56,7 @@ public enum ManPage {
             .PP
             Without \\fB\\-c\\fR and \\fB\\-f\\fR, and standard input not a terminal, the commands are read from
             standard input, with no prompt, no line editing and no banner. \\fB\\-\\-\\fR ends the options: what
-            follows is the \\fILEDGER\\fR, even if it starts with a dash.
+            follows are \\fILEDGER\\fR files, even those starting with a dash.
             .SH THE PROMPT
             Line editing is libedit's: emacs keys by default, vi mode and key bindings from \\fI~/.editrc\\fR,
             Ctrl-R to search the history, Tab to complete. Ctrl-C clears the line, ends a Ctrl-R search, and stops

@@ -56,6 +56,26 @@ public final class Session {
         }
     }
 
+    /// Where a row comes from, for `show`: a CSV record's file and line; with several files, the file's name;
+    /// for a transaction imported and not saved yet, the file it goes to.
+    public func source(ofRow row: Int) -> String? {
+        guard let (i, record) = fileRecord(ofRow: row) else { return nil }
+        let f = files[i]
+        let name = TextSafety.sanitize(f.displayName)
+        if record >= f.document.recordCount { return name + " (imported, not saved yet)" }
+        if case .csv(let layout) = f.document.layout {
+            let line = 1 + f.document.bytes[0..<layout.recordStarts[record]].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            return "\(name):\(line)"
+        }
+        return files.count > 1 ? name : nil
+    }
+
+    /// A CSV record's own columns as the bank wrote them (none for other formats and for imported rows not saved yet).
+    public func originalFields(row: Int) -> [(name: String, value: String)] {
+        guard let (i, record) = fileRecord(ofRow: row), record < files[i].document.recordCount else { return [] }
+        return files[i].document.originalFields(row: record)
+    }
+
     /// The index of the file a row belongs to.
     public func fileIndex(ofRow row: Int) -> Int? {
         files.firstIndex { f in f.segments.contains { $0.contains(row) } }

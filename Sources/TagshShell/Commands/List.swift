@@ -19,8 +19,9 @@ extension Commands {
             .init("sort", .choice(["date", "amount", "merchant"]), "order by date (the default; ties in file order), amount or merchant"),
             .init("reverse", "the other way round: newest, largest or last first"),
             .init("json", "one JSON object per transaction"),
+            .init("file", "a FILE column: the open file each transaction comes from (several files open)"),
         ],
-        examples: ["ls", "ls starbucks --limit 10", "ls tag:trip date:2025 --sort amount", "ls --reverse --limit 20",
+        examples: ["ls", "ls starbucks --limit 10", "ls --file --limit 5", "ls tag:trip date:2025 --sort amount", "ls --reverse --limit 20",
                    "ls 'desc:/^uber/' or cat:Transport"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
@@ -49,7 +50,7 @@ extension Commands {
             inv.session.selection = rows
             return
         }
-        try transactionTable(ledger, rows: rows, session: inv.session).write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
+        try transactionTable(ledger, rows: rows, session: inv.session, fileColumn: inv.flag("file")).write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
         inv.session.selection = rows
         let shown = rows.count == total ? "\(total) transaction\(total == 1 ? "" : "s")" : "\(rows.count) of \(total) transactions"
         inv.out.line(inv.out.style.dim("(\(shown))"))
@@ -79,7 +80,7 @@ extension Commands {
 }
 
 /// The transaction table of `ls`.
-func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) throws(ShellError) -> Table {
+func transactionTable(_ ledger: Ledger, rows: [Int], session: Session, fileColumn: Bool = false) throws(ShellError) -> Table {
     let r = Render(ledger: ledger, style: session.style)
     var table = Table([
         .init(header: "ID", alignRight: true),
@@ -89,8 +90,9 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) throws(Sh
         .init(header: "I"),
         .init(header: "CATEGORY", shrinkable: true, minWidth: 5),
         .init(header: "TAGS", shrinkable: true, minWidth: 5),
-    ])
+    ] + (fileColumn ? [.init(header: "FILE", shrinkable: true, minWidth: 6)] : []))
     let style = session.style
+    let files = fileColumn ? session.fileValues() : nil
     for (i, row) in rows.enumerated() {
         if i % 4096 == 0 { try session.checkInterrupted() }
         let intent = ledger.intentValue(row)
@@ -106,7 +108,7 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session) throws(Sh
             .init(r.tags(row).plain, paint: { text in
                 text.split(separator: " ").map { r.tagChip(String($0)) }.joined(separator: " ")
             }),
-        ])
+        ] + (files.map { [.init(TextSafety.sanitize($0.values[$0.ids[row]]))] } ?? []))
     }
     return table
 }

@@ -292,7 +292,7 @@ struct ReviewLoop {
         chips += t.tags.map { "#" + TextSafety.sanitize($0) }
         line(chips.joined(separator: " "))
         if let n = t.note { line(style.dim("note ") + TextSafety.sanitize(n)) }
-        let fields = session.file?.document.originalFields(row: row) ?? []
+        let fields = session.originalFields(row: row)
         if !fields.isEmpty {
             line(style.dim("file ") + fields.filter { !$0.value.isEmpty }.map { TextSafety.sanitize($0.name) + "=" + TextSafety.sanitize($0.value) }
                 .joined(separator: " · "))

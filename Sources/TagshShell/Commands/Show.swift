@@ -30,14 +30,12 @@ extension Commands {
             ("tags", t.tags.isEmpty ? s.dim("none") : t.tags.map { "[" + r.tagChip($0) + "]" }.joined(separator: " ")),
             ("note", t.note.map(TextSafety.sanitize) ?? s.dim("none")),
         ]
-        if let file = inv.session.file, case .csv(let layout) = file.document.layout {
-            let line = 1 + file.document.bytes[0..<layout.recordStarts[row]].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            fields.append(("source", "\(TextSafety.sanitize(file.displayName)):\(line)"))
-        }
+        if let source = inv.session.source(ofRow: row) { fields.append(("source", source)) }
         inv.out.line(s.bold("transaction \(t.id)"))
         for (k, v) in fields { inv.out.line("  " + s.bold(TextSafety.pad(k, 9)) + v) }
         // Every column of the record as the bank wrote it (`col:NAME=VALUE` queries them).
-        if let original = inv.session.file?.document.originalFields(row: row), !original.isEmpty {
+        let original = inv.session.originalFields(row: row)
+        if !original.isEmpty {
             inv.out.line(s.bold("  columns"))
             let width = original.map { TextSafety.sanitize($0.name).count }.max() ?? 0
             for (name, value) in original {

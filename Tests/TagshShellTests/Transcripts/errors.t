@@ -67,7 +67,7 @@ error: --sort takes date, amount or merchant, not 'size'
   ls --sort size
             ^^^^
 $ ls --color
-error: unknown option --color for ls (options: --limit --sort --reverse --json)
+error: unknown option --color for ls (options: --limit --sort --reverse --json --file)
   ls --color
      ^^^^^^^
 $ show

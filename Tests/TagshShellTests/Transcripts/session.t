@@ -75,7 +75,7 @@ Scripting and session
 Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.
 `COMMAND > FILE` writes a command's output to FILE (`>>` appends); `# ...` after a space is a comment.
 $ help ls
-usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json]
+usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json] [--file]
 aliases: list
 
 list matching transactions in a table; sets the selection @
@@ -92,10 +92,12 @@ options:
   --sort date|amount|merchant  order by date (the default; ties in file order), amount or merchant
   --reverse                    the other way round: newest, largest or last first
   --json                       one JSON object per transaction
+  --file                       a FILE column: the open file each transaction comes from (several files open)
 
 examples:
   ls
   ls starbucks --limit 10
+  ls --file --limit 5
   ls tag:trip date:2025 --sort amount
   ls --reverse --limit 20
   ls 'desc:/^uber/' or cat:Transport
