@@ -276,3 +276,22 @@ struct ImportOrderPropertyTests {
         #expect(results[1] == expected, "seed \(seed): b then a")
     }
 }
+
+extension MonthlyLoopTests {
+    @Test func importReviewOpensReviewOnTheNewTransactions() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(dir, ["bank.csv": Self.checking, "next.csv": "Date,Description,Amount\n2025-03-09,BOOK SHOP,-15.00\n2025-03-10,CINEMA,-11.00\n"])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        s.execute("open \(p("bank.csv"))")
+        // The keys: intent culture on the first new transaction, then leave.
+        s.console = ScriptedConsole("c q")
+        #expect(s.execute("import \(p("next.csv")) --review") == .ok, "\(sink.err)")
+        #expect(s.ledger?.count == 5)
+        #expect(s.ledger?.transaction(3).intent == .culture, "\(sink.out)")
+        #expect(s.ledger?.transaction(4).intent == nil)
+        #expect(s.steps.map(\.command).last == "intent 4 culture")
+    }
+}

@@ -181,6 +181,8 @@ extension Session {
         if duplicates > 0 { message += "; skipped \(duplicates) already in the ledger" }
         if !doubtful.isEmpty { message += "; \(doubtful.count) doubtful (`import --dry-run` says why)" }
         printer.note(message + ruleNote)
+        // Suggestions are offered, not computed: on a large ledger that would be the index's build, not the import.
+        printer.note("`review id:\(range.lowerBound + 1)..\(range.upperBound)` or `preview suggestions id:\(range.lowerBound + 1)..\(range.upperBound)` to annotate them")
         if let current = self.ledger {
             let pairs = ImportMatcher.transferPairs(in: current, rows: Array(range), among: Array(0..<current.count),
                                                     excluded: transferExclusions(current))
