@@ -193,6 +193,7 @@ public struct Completer {
                 switch e.previous {
                 case "color": c = matching(current, Settings.ColorMode.allCases.map(\.rawValue))
                 case "width": c = matching(current, ["auto"])
+                case "pager": c = matching(current, ["on", "off"])
                 default: c = []
                 }
             }

@@ -12,7 +12,8 @@ enum HelpText {
         }
         out += "`help COMMAND` explains one command; `help query` the query language.\n"
         out += "Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.\n"
-        out += "`COMMAND > FILE` writes a command's output to FILE (`>>` appends); `# ...` after a space is a comment.\n"
+        out += "`COMMAND > FILE` writes a command's output to FILE (`>>` appends), `COMMAND | SHELL-COMMAND` pipes it; `# ...` after a space is a comment.\n"
+        out += "At the prompt, output longer than the screen goes through $PAGER (default less -RFX; `set pager off`).\n"
         return out
     }
 

@@ -63,6 +63,10 @@ public enum ManPage {
             a long command (a listing, \\fBsummary\\fR, \\fBpreview\\fR, \\fBapply\\fR, \\fBsuggest rules\\fR,
             or \\fBsave\\fR before it writes): the command says \\fBinterrupted\\fR and changes nothing, not
             even the selection \\fB@\\fR. It never quits tagsh; Ctrl-D on an empty line does.
+            .PP
+            Output longer than the screen goes through \\fB$PAGER\\fR (default \\fBless \\-RFX\\fR; \\fBset pager off\\fR),
+            at the prompt only. \\fBCOMMAND > FILE\\fR writes a command's output to a file (\\fB>>\\fR appends), and
+            \\fBCOMMAND | SHELL\\-COMMAND\\fR hands it to a shell command.
             .SH EXIT STATUS
             0 success; 1 a command failed in a script; 2 a usage error; 65 the ledger could not be parsed;
             66 a file could not be opened; 74 an I/O error while saving.

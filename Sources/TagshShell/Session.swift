@@ -144,7 +144,7 @@ public final class Session {
         case .always: on = true
         case .never: on = false
         }
-        printer = Printer(sink: redirect ?? sink, style: Style(enabled: on && redirect == nil, trueColor: trueColor))
+        printer = Printer(sink: redirect ?? paging ?? sink, style: Style(enabled: on && redirect == nil, trueColor: trueColor))
         printer.quiet = loading == .sidecar
     }
 
@@ -201,6 +201,14 @@ public final class Session {
 
     /// Where output goes while a command's output is redirected to a file.
     var redirect: CaptureSink? { didSet { updateStyle() } }
+    /// Where output goes while it is kept for the pager (colours and width as on the screen).
+    var paging: CaptureSink? { didSet { updateStyle() } }
+    /// Shows text through `$PAGER` (the front end sets it at a terminal); false when that failed.
+    public var pager: ((String) -> Bool)?
+    /// The terminal's height in rows, asked when output may need the pager.
+    public var terminalHeight: () -> Int? = { nil }
+    /// Commands that draw on the terminal themselves, or only say a line.
+    static let unpaged: Set<String> = ["review", "edit", "quit", "open", "save", "source"]
 
     public var style: Style { printer.style }
 
@@ -399,18 +407,40 @@ public final class Session {
         guard let command = registry.command(named: first.text) else {
             throw .unknownCommand(first.text, span: first.span, suggestion: registry.suggestion(for: first.text))
         }
-        let (commandWords, redirection) = try Redirection.split(words)
         // Undo steps and the journal keep the command without a trailing comment.
         let chars = Array(line)
         let effective = words.last.map { String(chars[..<min(chars.count, $0.span.upperBound)]) } ?? line
-        var invocation = try parseOptions(Array(commandWords.dropFirst()), for: command, line: effective, nameWord: first)
+        let (commandWords, redirection) = try Redirection.split(words, line: effective)
+        let commandLine = redirection?.pipe == nil ? effective
+            : String(chars[..<min(chars.count, commandWords.last?.span.upperBound ?? 0)])
+        var invocation = try parseOptions(Array(commandWords.dropFirst()), for: command, line: commandLine, nameWord: first)
         if command.name != discardWarned { discardWarned = nil }
         if let redirection {
             let capture = CaptureSink(errors: sink)
             redirect = capture
             defer { redirect = nil }
             try command.run(&invocation)
-            try redirection.write(capture.text)
+            try redirection.write(capture.text, sink: sink)
+        } else if let pager, settings.pager, isInteractive, paging == nil, redirect == nil, !Session.unpaged.contains(command.name) {
+            // At the prompt, output longer than the screen goes through the pager.
+            let capture = CaptureSink(errors: sink)
+            paging = capture
+            do {
+                try command.run(&invocation)
+            } catch {
+                // A failed or interrupted command shows what it printed as it is.
+                paging = nil
+                sink.write(capture.text, to: .out)
+                throw error
+            }
+            paging = nil
+            let lines = capture.text.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
+            if lines >= max(2, (terminalHeight() ?? Int.max) - 1) {
+                sink.flush()
+                if !pager(capture.text) { sink.write(capture.text, to: .out) }
+            } else {
+                sink.write(capture.text, to: .out)
+            }
         } else {
             try command.run(&invocation)
         }

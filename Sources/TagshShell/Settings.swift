@@ -11,6 +11,8 @@ public struct Settings: Sendable, Equatable {
     public var color: ColorMode = .auto
     /// Table width in columns; nil follows the terminal.
     public var width: Int?
+    /// At the prompt, output longer than the screen goes through `$PAGER`.
+    public var pager = true
     /// Suggestions below this confidence are not made (chosen from `suggest --backtest` on the demo and generated ledgers).
     public var suggestThreshold = 0.8
 
@@ -24,6 +26,7 @@ public struct Settings: Sendable, Equatable {
             ("color", color.rawValue, "colour output: auto (on a terminal), always or never"),
             ("width", width.map(String.init) ?? "auto", "table width in columns, or auto to follow the terminal"),
             ("suggest-threshold", Settings.decimal(suggestThreshold), "the confidence below which nothing is suggested (0-1)"),
+            ("pager", pager ? "on" : "off", "at the prompt, output longer than the screen goes through $PAGER (default less -RFX)"),
         ]
     }
 
@@ -50,6 +53,12 @@ public struct Settings: Sendable, Equatable {
             if value.lowercased() == "auto" { width = nil; return nil }
             guard let n = Int(value), (20...1000).contains(n) else { return "width takes auto or a whole number from 20 to 1000" }
             width = n
+        case "pager":
+            switch value.lowercased() {
+            case "on": pager = true
+            case "off": pager = false
+            default: return "pager takes on or off"
+            }
         case "suggest-threshold":
             guard let p = Double(value), p >= 0, p <= 1 else { return "suggest-threshold takes a number from 0 to 1, such as 0.8" }
             suggestThreshold = p

@@ -109,6 +109,9 @@ struct TagshCLI: ParsableCommand {
             session.rulesFiles = [configFolder + "/rules.tagsh"]
         }
         session.terminalWidth = { stdoutIsTTY ? Terminal.columns() : nil }
+        session.terminalHeight = { stdoutIsTTY ? Terminal.rows() : nil }
+        // A pager quit before it read everything must not end tagsh.
+        signal(SIGPIPE, SIG_IGN)
         session.interrupted = { Interrupt.wasRequested }
         guard let mode = Settings.ColorMode(rawValue: color.lowercased()) else {
             sink.error("tagsh: --color takes auto, always or never\n")
@@ -214,6 +217,15 @@ struct TagshCLI: ParsableCommand {
 
     func runInteractive(_ session: Session, sink: StandardSink) -> Int32 {
         session.isInteractive = true
+        if isatty(1) == 1 {
+            // psql's way: $PAGER, else less that quits when all fits (-F), keeps colours (-R) and the screen (-X).
+            let env = ProcessInfo.processInfo.environment
+            let pager = env["PAGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "less -RFX"
+            session.pager = { text in
+                sink.flush()
+                return Subprocess.page(text, with: pager)
+            }
+        }
         Interrupt.installHandler()
         let completer = Completer(registry: session.registry, data: { session.completionData() },
                                   listDirectory: Terminal.listDirectory)

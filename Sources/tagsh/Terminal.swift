@@ -8,6 +8,7 @@ import Glibc
 /// What the executable needs from the terminal and the file system.
 enum Terminal {
     static func columns() -> Int? { KeyReader.size()?.columns }
+    static func rows() -> Int? { KeyReader.size()?.rows }
 
     /// `$XDG_STATE_HOME/tagsh/history`, default `~/.local/state/tagsh/history`;
     /// the folder is created (mode 0700). Nil when there is no home.

@@ -105,7 +105,7 @@ error: max-tags takes a whole number from 1 to 1000
   set max-tags 0
                ^
 $ set nonsense 1
-error: unknown setting 'nonsense' (settings: max-tags, sample, color, width, suggest-threshold)
+error: unknown setting 'nonsense' (settings: max-tags, sample, color, width, suggest-threshold, pager)
   set nonsense 1
       ^^^^^^^^
 $ set max-tags

@@ -5,6 +5,7 @@ sample             5
 color              auto
 width              100
 suggest-threshold  0.80
+pager              on
 $ set max-tags 12
 $ set sample 3
 $ set width 60
@@ -14,6 +15,7 @@ sample             3
 color              auto
 width              60
 suggest-threshold  0.80
+pager              on
 $ set width auto
 $ echo hello   world
 hello world
@@ -73,7 +75,8 @@ Scripting and session
 
 `help COMMAND` explains one command; `help query` the query language.
 Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.
-`COMMAND > FILE` writes a command's output to FILE (`>>` appends); `# ...` after a space is a comment.
+`COMMAND > FILE` writes a command's output to FILE (`>>` appends), `COMMAND | SHELL-COMMAND` pipes it; `# ...` after a space is a comment.
+At the prompt, output longer than the screen goes through $PAGER (default less -RFX; `set pager off`).
 $ help ls
 usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json] [--file]
 aliases: list
@@ -162,6 +165,7 @@ sample             7
 color              auto
 width              auto
 suggest-threshold  0.80
+pager              on
 $ open demo.csv
 opened demo.csv: 542 transactions
 $ source script.tagsh
