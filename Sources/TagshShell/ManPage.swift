@@ -170,6 +170,7 @@ public enum ManPage {
         ("--skip-bad", "Load the readable records of a damaged file and list the ones skipped."),
         ("--date-format FMT", "How CSV dates are written: %d %m %y %Y %b %B %H %M %S %z and literal text (default: read from the dates)."),
         ("--columns MAP", "CSV column roles by position or header name: date=1,description=Details,amount=5 (kept in the sidecar)."),
+        ("--generate-completion-script SHELL", "Print the completion script for bash, zsh or fish (scripts/install installs them)."),
         ("-h, --help", "Show the options."),
         ("--version", "Show the version."),
     ]

@@ -17,7 +17,8 @@ struct TagshCLI: ParsableCommand {
     @Option(name: [.customShort("c"), .customLong("command")], help: ArgumentHelp("Run CMD (repeatable, in order with -f), then exit.", valueName: "CMD"))
     var commands: [ScriptArgument] = []
 
-    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run the commands in SCRIPT (repeatable, in order with -c), then exit.", valueName: "SCRIPT"))
+    @Option(name: [.customShort("f"), .customLong("file")], help: ArgumentHelp("Run the commands in SCRIPT (repeatable, in order with -c), then exit.", valueName: "SCRIPT"),
+            completion: .file())
     var scripts: [ScriptArgument] = []
 
     @Flag(name: .shortAndLong, help: "Stay at the prompt after -c/-f (standard input that is not a terminal: read it after them).")
@@ -29,13 +30,14 @@ struct TagshCLI: ParsableCommand {
     @Flag(help: "Print each script command before its output.")
     var echo = false
 
-    @Option(help: ArgumentHelp("csv | journal | beancount (default: from the file's extension, then its content).", valueName: "FMT"))
+    @Option(help: ArgumentHelp("csv | journal | beancount (default: from the file's extension, then its content).", valueName: "FMT"),
+            completion: .list(["csv", "journal", "beancount"]))
     var format: String?
 
     @Flag(name: .customLong("no-init"), help: "Do not source LEDGER's sidecar file LEDGER.tagsh.")
     var noInit = false
 
-    @Option(help: ArgumentHelp("auto | always | never (NO_COLOR is honoured).", valueName: "WHEN"))
+    @Option(help: ArgumentHelp("auto | always | never (NO_COLOR is honoured).", valueName: "WHEN"), completion: .list(["auto", "always", "never"]))
     var color: String = "auto"
 
     @Flag(help: "Machine-readable output from listing commands.")
@@ -56,10 +58,12 @@ struct TagshCLI: ParsableCommand {
     @Flag(name: .customLong("man-page"), help: .hidden)
     var manPage = false
 
-    @Option(name: .customLong("rules"), help: ArgumentHelp("A rules file shared across ledgers (repeatable; default: $XDG_CONFIG_HOME/tagsh/rules.tagsh when it exists).", valueName: "FILE"))
+    @Option(name: .customLong("rules"), help: ArgumentHelp("A rules file shared across ledgers (repeatable; default: $XDG_CONFIG_HOME/tagsh/rules.tagsh when it exists).", valueName: "FILE"),
+            completion: .file(extensions: ["tagsh"]))
     var rules: [String] = []
 
-    @Argument(help: "The ledger files to open (several form one session).")
+    @Argument(help: "The ledger files to open (several form one session).",
+              completion: .file(extensions: ["csv", "tsv", "txt", "journal", "hledger", "ledger", "j", "dat", "beancount", "bean"]))
     var ledgers: [String] = []
 
     static func main() {
