@@ -143,6 +143,10 @@ public enum FileIO {
     /// with `path`'s mode, and syncs it to disk; returns the temporary's path. Nothing is left behind on failure.
     public static func writeTemporary(_ bytes: [UInt8], for path: String, mode: UInt32? = nil) throws(FileError) -> String {
         let target = resolvingLinks(path)
+        // A device, a pipe or a socket is never replaced by a file (`> /dev/null` once replaced /dev/null).
+        if let existing = stamp(of: target), existing.mode & 0o170000 != 0o100000 {
+            throw FileError(path: path, kind: .other("not a regular file, so it is not replaced"), whileWriting: true)
+        }
         let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
         var template = ((folder.isEmpty ? "/" : folder) + "/." + name + ".tagsh-XXXXXX").utf8CString
@@ -187,6 +191,28 @@ public enum FileIO {
         }
         let dfd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
+    }
+
+    /// Writes `bytes` into an existing device or pipe (`> /dev/null`, `> /dev/stderr`), which is written, never replaced.
+    public static func writeInPlace(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        if fd < 0 { throw .fromErrno(path, writing: true) }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .fromErrno(path, writing: true)
+            }
+            written += n
+        }
+    }
+
+    /// Whether `path` names something other than a regular file (a device, a pipe, a socket).
+    public static func isSpecial(_ path: String) -> Bool {
+        guard let s = stamp(of: resolvingLinks(path)) else { return false }
+        return s.mode & 0o170000 != 0o100000 && s.mode & 0o170000 != 0o040000
     }
 
     /// Removes a temporary that will not be used.

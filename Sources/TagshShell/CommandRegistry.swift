@@ -12,7 +12,7 @@ public struct CommandRegistry: Sendable {
         Commands.tag, Commands.intent, Commands.category, Commands.note, Commands.review,
         Commands.transfers, Commands.rule, Commands.rules, Commands.include, Commands.preview, Commands.apply, Commands.suggest,
         Commands.undo, Commands.redo, Commands.history, Commands.blame,
-        Commands.source, Commands.record, Commands.recover, Commands.discard, Commands.set, Commands.echo, Commands.help, Commands.quit,
+        Commands.source, Commands.edit, Commands.record, Commands.recover, Commands.discard, Commands.set, Commands.echo, Commands.help, Commands.quit,
     ])
 
     /// The command called `name` or one of its aliases (case-insensitive).

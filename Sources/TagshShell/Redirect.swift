@@ -51,6 +51,8 @@ struct Redirection {
         do throws(FileError) {
             if append {
                 try AppendFile(path: path).append(text, newline: false)
+            } else if FileIO.isSpecial(path) {
+                try FileIO.writeInPlace(Array(text.utf8), to: path)
             } else {
                 try FileIO.writeAtomically(Array(text.utf8), to: path)
             }

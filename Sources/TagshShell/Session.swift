@@ -295,6 +295,9 @@ public final class Session {
         return fileColumn
     }
 
+    /// The last line typed (or given with -c), for `edit`: failed ones too, which are the ones to fix.
+    public internal(set) var lastCommandLine: String?
+
     /// Whether a person is at the prompt: only then does `quit` warn about unsaved changes.
     public var isInteractive = false
 
@@ -387,6 +390,10 @@ public final class Session {
     /// under the offending words and, from a file, `FILE:LINE:` in front.
     @discardableResult
     public func execute(_ line: String, origin: (file: String, line: Int)? = nil) -> Status {
+        if sourceStack.isEmpty, loading == nil, origin == nil, capturedErrors == nil,
+           let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first, first != "edit", first != "\\e" {
+            lastCommandLine = line
+        }
         do {
             return try run(line)
         } catch {
@@ -444,7 +451,7 @@ public final class Session {
         } else {
             try command.run(&invocation)
         }
-        if let record, sourceStack.isEmpty, loading == nil, command.name != "record", !invocation.quit {
+        if let record, sourceStack.isEmpty, loading == nil, command.name != "record", command.name != "edit", !invocation.quit {
             do throws(FileError) { try record.append(line) } catch { throw .file(error) }
         }
         return invocation.quit ? .quit : .ok

@@ -56,6 +56,13 @@ public final class LineEditor {
         tagsh_el_set_prompt(el, lineEditorPrompt)
         tagsh_el_addfn(el, "tagsh-complete", "complete the word before the cursor", lineEditorComplete)
         tagsh_el_bind(el, "^I", "tagsh-complete")
+        // Bracketed paste: what a terminal sends between ESC[200~ and ESC[201~ is inserted as it is
+        // (a pasted Tab does not complete, a pasted line break does not run the line).
+        tagsh_el_addfn(el, "tagsh-paste", "insert pasted text as it is", lineEditorPaste)
+        tagsh_el_bind(el, "\\e[200~", "tagsh-paste")
+        // Ctrl-X Ctrl-E: the line in $VISUAL / $EDITOR, as bash and zsh do.
+        tagsh_el_addfn(el, "tagsh-edit", "edit the line in $VISUAL or $EDITOR", lineEditorEdit)
+        tagsh_el_bind(el, "^X^E", "tagsh-edit")
         // The person's own ~/.editrc (or $EDITRC) comes last, so it wins.
         el_source(el, nil)
     }
@@ -69,10 +76,16 @@ public final class LineEditor {
 
     /// Reads one line; the newline is removed. Needs `Interrupt.installHandler()`
     /// to tell Ctrl-C from Ctrl-D everywhere.
+    /// Opens the line in an editor (Ctrl-X Ctrl-E): given the text, the edited text or nil. The front end sets it.
+    public var editLine: ((String) -> String?)?
+
     public func readLine() -> Input {
         var count: Int32 = 0
         errno = 0
         Interrupt.reset()
+        // The terminal marks pasted text while a line is read (and only then: a pager or an editor does not want it).
+        LineEditor.writeToTerminal("\u{1B}[?2004h")
+        defer { LineEditor.writeToTerminal("\u{1B}[?2004l") }
         guard let cLine = el_gets(el, &count) else {
             if count == -1 && errno == EINTR { return .interrupted }
             // Ctrl-C during Ctrl-R search: libedit's em-inc-search-prev takes
@@ -150,6 +163,51 @@ public final class LineEditor {
         return UInt8(CC_REDISPLAY)
     }
 
+    static func writeToTerminal(_ s: String) {
+        guard isatty(1) == 1 else { return }
+        fputs(s, tagsh_stdout())
+        fflush(tagsh_stdout())
+    }
+
+    /// Reads the pasted bytes up to ESC[201~ and inserts them as they are.
+    func insertPaste() -> UInt8 {
+        let end: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]
+        var bytes: [UInt8] = []
+        var c: CChar = 0
+        while el_getc(el, &c) == 1 {
+            bytes.append(UInt8(bitPattern: c))
+            if bytes.count >= end.count && Array(bytes.suffix(end.count)) == end {
+                bytes.removeLast(end.count)
+                break
+            }
+        }
+        // A final line break is the end of the pasted line, not part of it; CRs are line breaks.
+        var text = String(decoding: bytes, as: UTF8.self).replacingCRLF
+        while text.hasSuffix("\n") { text.removeLast() }
+        if !text.isEmpty { el_insertstr(el, text) }
+        return UInt8(CC_REFRESH)
+    }
+
+    /// Replaces the whole line with what the editor returns (Ctrl-X Ctrl-E).
+    func editInEditor() -> UInt8 {
+        guard let editLine, let info = el_line(el)?.pointee, let buffer = info.buffer, let last = info.lastchar, let cursor = info.cursor else {
+            return UInt8(CC_REFRESH_BEEP)
+        }
+        let line = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+                                                        count: last - buffer), as: UTF8.self)
+        let after = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(cursor).assumingMemoryBound(to: UInt8.self),
+                                                         count: last - cursor), as: UTF8.self)
+        fputs("\n", tagsh_stdout())
+        fflush(tagsh_stdout())
+        guard let edited = editLine(line) else { return UInt8(CC_REDISPLAY) }
+        el_cursor(el, Int32(after.count))
+        if !line.isEmpty { el_deletestr(el, Int32(line.count)) }
+        var text = edited
+        while text.hasSuffix("\n") { text.removeLast() }
+        if !text.isEmpty { el_insertstr(el, text) }
+        return UInt8(CC_REDISPLAY)
+    }
+
     func replace(_ typed: String, with text: String) {
         if !typed.isEmpty { el_deletestr(el, Int32(typed.count)) }
         el_insertstr(el, text)
@@ -200,4 +258,17 @@ private let lineEditorPrompt: @convention(c) (OpaquePointer?) -> UnsafeMutablePo
 
 private let lineEditorComplete: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in
     editor(el)?.completeAtCursor() ?? UInt8(CC_ERROR)
+}
+
+private let lineEditorPaste: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in
+    editor(el)?.insertPaste() ?? UInt8(CC_ERROR)
+}
+
+private let lineEditorEdit: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in
+    editor(el)?.editInEditor() ?? UInt8(CC_ERROR)
+}
+
+extension String {
+    /// CRLF and lone CR as LF (a terminal sends Enter as CR, also inside a paste).
+    var replacingCRLF: String { replacing("\r\n", with: "\n").replacing("\r", with: "\n") }
 }

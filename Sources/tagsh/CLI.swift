@@ -240,7 +240,9 @@ struct TagshCLI: ParsableCommand {
                 let r = completer.complete(text)
                 return CompletionOffer(replacing: r.replacing, candidates: r.candidates)
             })
-        session.console = TerminalConsole(editor: editor, sink: sink)
+        let console = TerminalConsole(editor: editor, sink: sink)
+        session.console = console
+        editor.editLine = { console.edit($0) }
         if let ledger = session.ledger, let file = session.file {
             sink.write("tagsh \(TagshVersion.string): \(file.displayName), \(ledger.count) transactions. `help` lists the commands; Ctrl-D quits.\n", to: .out)
         } else {
@@ -257,12 +259,15 @@ struct TagshCLI: ParsableCommand {
             case .interrupted:
                 sink.write("^C\n", to: .out)
                 sink.flush()
-            case .line(let line):
-                if !line.allSatisfy({ $0 == " " || $0 == "\t" }) { editor.addHistory(line) }
-                Interrupt.reset()
-                let status = session.execute(line)
-                sink.flush()
-                if status == .quit { return 0 }
+            case .line(let text):
+                // A pasted or edited block holds line breaks: each line runs as if typed, in order.
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                    if !line.allSatisfy({ $0 == " " || $0 == "\t" }) { editor.addHistory(line) }
+                    Interrupt.reset()
+                    let status = session.execute(line)
+                    sink.flush()
+                    if status == .quit { return 0 }
+                }
                 // Rebuild what Tab offers now, while the person reads, so the first Tab after a change is fast.
                 _ = session.completionData()
             }

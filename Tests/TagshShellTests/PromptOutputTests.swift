@@ -40,4 +40,15 @@ struct PipeAndPagerTests {
         s.execute("ls")
         #expect(paged.count == 1 && sink.out.contains("(542 transactions)"))
     }
+
+    @Test func aRedirectionToADeviceWritesItAndNeverReplacesIt() throws {
+        let (s, sink) = DocExamplesTests.demoSession()
+        #expect(s.execute("ls > /dev/null") == .ok, "\(sink.err)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+        #expect(attributes[.type] as? FileAttributeType == .typeCharacterSpecial, "/dev/null was replaced: \(attributes)")
+        sink.reset()
+        #expect(s.execute("save /dev/null") == .failed(74))
+        #expect(sink.err.contains("not a regular file"), "\(sink.err)")
+        #expect(try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType == .typeCharacterSpecial)
+    }
 }

@@ -127,3 +127,34 @@ extension Commands {
         }
     }
 }
+
+extension Commands {
+    static let edit = Command(
+        name: "edit", group: .session, forms: [[]],
+        summary: "edit the last command line in $VISUAL or $EDITOR, then run what you wrote",
+        details: """
+            Opens the last line typed (the one that failed, most often) in $VISUAL, else $EDITOR, else vi, as \
+            psql's \\e does. When the editor exits, every line of the file runs as if typed, in order; an empty \
+            file runs nothing. At the prompt, Ctrl-X Ctrl-E opens the line being typed instead and puts the \
+            result back on the line. edit needs a terminal.
+            """,
+        examples: ["edit"]
+    ) { (inv: inout Invocation) throws(ShellError) in
+        try inv.expectAtMost(0)
+        let session = inv.session
+        guard let console = session.console else {
+            throw .failed("edit needs a terminal: it opens $VISUAL or $EDITOR")
+        }
+        guard let edited = console.edit(session.lastCommandLine ?? "") else {
+            throw .failed("the editor failed, or left no file: nothing ran")
+        }
+        var failed = false
+        for line in edited.split(separator: "\n", omittingEmptySubsequences: true) {
+            let text = String(line)
+            guard !text.allSatisfy({ $0 == " " || $0 == "\t" }) else { continue }
+            session.printer.line(session.style.dim("> " + text))
+            if case .failed = session.execute(text) { failed = true }
+        }
+        if failed { throw .failed("a command from the editor failed") }
+    }
+}
