@@ -64,6 +64,10 @@ public enum ManPage {
             or \\fBsave\\fR before it writes): the command says \\fBinterrupted\\fR and changes nothing, not
             even the selection \\fB@\\fR. It never quits tagsh; Ctrl-D on an empty line does.
             .PP
+            Pasted text arrives as it was copied (bracketed paste): a pasted Tab is a Tab, and pasted lines run one
+            after another on Enter. Ctrl-X Ctrl-E opens the line in \\fB$VISUAL\\fR or \\fB$EDITOR\\fR;
+            \\fBedit\\fR opens the last line typed and runs what is written.
+            .PP
             Output longer than the screen goes through \\fB$PAGER\\fR (default \\fBless \\-RFX\\fR; \\fBset pager off\\fR),
             at the prompt only. \\fBCOMMAND > FILE\\fR writes a command's output to a file (\\fB>>\\fR appends), and
             \\fBCOMMAND | SHELL\\-COMMAND\\fR hands it to a shell command.

@@ -15,6 +15,7 @@ struct BadCommandTests {
         "import": ["import", "import a b", "import /nonexistent.csv", "import x.csv --window 99", "import x.csv --into nosuch.csv"],
         "transfers": ["transfers confirm", "transfers confirm 1", "transfers reject x", "transfers confirm 1 2"],
         "include": ["include", "include a b"],
+        "edit": ["edit x", "edit"],
         "columns": ["columns x", "columns set", "columns set bogus", "columns set date=1,description=2,amount=3"],
         "ls": ["ls --limit x", "ls --limit", "ls --sort bogus", "ls tag:"],
         "select": ["select", "select amt:>>1", "select (a"],

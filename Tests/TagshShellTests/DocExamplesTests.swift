@@ -238,6 +238,12 @@ struct DocExamplesTests {
             }
             // review needs a console: each example runs with one that leaves at once (q).
             if name == "review" { session.console = ScriptedConsole("q q q") }
+            // edit runs what the editor returns.
+            if name == "edit" {
+                let console = ScriptedConsole("")
+                console.edited = "count"
+                session.console = console
+            }
             for example in command.examples {
                 sink.reset()
                 if name == "review" { session.console = ScriptedConsole("q") }

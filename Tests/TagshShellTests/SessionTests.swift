@@ -232,7 +232,7 @@ struct CompletionTests {
         ("sum|", 3, ["summary"]),
         ("su|", 2, ["suggest", "summary"]),
         ("S|", 1, ["save", "select", "set", "show", "source", "suggest", "summary"]),
-        ("|", 0, ["apply", "blame", "categories", "category", "columns", "count", "discard", "echo", "export", "help", "history", "import",
+        ("|", 0, ["apply", "blame", "categories", "category", "columns", "count", "discard", "echo", "edit", "export", "help", "history", "import",
                   "include", "info", "intent", "intents", "ls", "merchants", "note", "open", "preview", "quit", "record", "recover", "redo",
                   "review", "rule", "rules", "save", "select", "set", "show", "source", "suggest", "summary", "tag", "tags", "transfers",
                   "undo"]),

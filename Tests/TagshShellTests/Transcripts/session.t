@@ -65,6 +65,7 @@ Undo
 
 Scripting and session
   source      run the commands in a file
+  edit        edit the last command line in $VISUAL or $EDITOR, then run what you wrote
   record      append every command that succeeds to FILE, as a replayable script
   recover     replay the changes a session that ended abruptly left in the recovery journal
   discard     drop the recovery journal left by a session that ended abruptly
