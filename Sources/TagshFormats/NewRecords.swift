@@ -37,16 +37,16 @@ extension LedgerDocument {
 
     /// The text `transactions` take in this file, and the rows it reads back as (read with this file's layout).
     /// `counterAccount` names the other posting of a journal or beancount transaction.
-    public func newRecords(_ transactions: [NewTransaction], counterAccount: (NewTransaction) -> String) throws(Diagnostic)
-        -> (text: [UInt8], rows: Ledger)
+    public func newRecords(_ transactions: [NewTransaction], fileName: String, counterAccount: (NewTransaction) -> String)
+        throws(Diagnostic) -> (text: [UInt8], rows: Ledger)
     {
         switch layout {
-        case .csv(let l): return try csvRecords(transactions, l)
-        case .text(let t): return try textRecords(transactions, t, counterAccount: counterAccount)
+        case .csv(let l): return try csvRecords(transactions, l, fileName: fileName)
+        case .text(let t): return try textRecords(transactions, t, fileName: fileName, counterAccount: counterAccount)
         }
     }
 
-    func csvRecords(_ transactions: [NewTransaction], _ l: CSVLayout) throws(Diagnostic) -> (text: [UInt8], rows: Ledger) {
+    func csvRecords(_ transactions: [NewTransaction], _ l: CSVLayout, fileName: String) throws(Diagnostic) -> (text: [UInt8], rows: Ledger) {
         let c = l.columns
         if c.direction != nil || c.fee != nil {
             throw Diagnostic("\(fileName): tagsh cannot write new rows in this file's layout (a direction or fee column); "
@@ -93,7 +93,7 @@ extension LedgerDocument {
         return (out, rows)
     }
 
-    func textRecords(_ transactions: [NewTransaction], _ t: TextLayout, counterAccount: (NewTransaction) -> String) throws(Diagnostic)
+    func textRecords(_ transactions: [NewTransaction], _ t: TextLayout, fileName: String, counterAccount: (NewTransaction) -> String) throws(Diagnostic)
         -> (text: [UInt8], rows: Ledger)
     {
         let main = t.files[0].bytes
@@ -145,12 +145,6 @@ extension LedgerDocument {
         let text = Array(out.utf8)
         let read = try LedgerDocument.read(text, fileName: fileName, format: format, options: ReadOptions())
         return (text, read.ledger)
-    }
-
-    /// The name the file goes by in messages.
-    var fileName: String {
-        if case .text(let t) = layout { return t.files[0].path }
-        return "the file"
     }
 }
 

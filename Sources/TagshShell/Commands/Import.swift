@@ -143,7 +143,7 @@ extension Session {
                           + "(the file's transactions use none tagsh could take instead)")
         }
         let text: [UInt8], fragment: Ledger
-        do throws(Diagnostic) { (text, fragment) = try file.document.newRecords(transactions, counterAccount: counterFor) } catch {
+        do throws(Diagnostic) { (text, fragment) = try file.document.newRecords(transactions, fileName: file.path ?? file.displayName, counterAccount: counterFor) } catch {
             throw .diagnostic(error)
         }
         guard fragment.count == transactions.count else {
