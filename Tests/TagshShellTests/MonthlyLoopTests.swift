@@ -295,3 +295,63 @@ extension MonthlyLoopTests {
         #expect(s.steps.map(\.command).last == "intent 4 culture")
     }
 }
+
+extension MonthlyLoopTests {
+    /// The text an import appends, in each format's own style: a golden comparison per format.
+    @Test(arguments: [
+        ("ledger.beancount", """
+            option "operating_currency" "EUR"
+            2024-01-01 open Assets:Bank EUR
+            2024-01-01 open Expenses:Food
+
+            2024-01-02 * "CAFE"
+              Expenses:Food  3.00 EUR
+              Assets:Bank
+
+            """, """
+
+            2024-01-09 open Expenses:Unknown
+            2024-01-09 open Income:Unknown
+
+            2024-01-09 * "BAKERY \\"NORD\\""
+              Assets:Bank  -2.40 EUR
+              Expenses:Unknown
+
+            2024-01-10 * "REFUND"
+              Assets:Bank  5.00 EUR
+              Income:Unknown
+
+            """),
+        ("ledger.journal", """
+            2024/01/02 CAFE
+              Expenses:Food   €3.00
+              Assets:Bank
+            """, """
+
+
+            2024/01/09 BAKERY "NORD"
+              Assets:Bank  -€2.40
+              Expenses:Unknown
+
+            2024/01/10 REFUND
+              Assets:Bank  €5.00
+              Income:Unknown
+
+            """),
+        ("ledger.csv", "Date;Text;Betrag\n02.01.2024;CAFE;-3,00\n", "09.01.2024;\"BAKERY \"\"NORD\"\"\";-2,40\n10.01.2024;REFUND;5,00\n"),
+    ])
+    func importAppendsInTheFilesOwnStyle(name: String, original: String, appended: String) throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(dir, [name: original, "export.csv": "Date,Description,Amount\n2024-01-02,CAFE,-3.00\n2024-01-09,\"BAKERY \"\"NORD\"\"\",-2.40\n2024-01-10,REFUND,5.00\n"])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        s.sourcesSidecar = false
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        #expect(s.execute("open \(p(name))") == .ok, "\(sink.err)")
+        #expect(s.execute("import \(p("export.csv")) --account Assets:Bank") == .ok, "\(sink.err)")
+        #expect(sink.err.contains("imported 2 transactions"), "\(sink.err)")
+        #expect(s.execute("save") == .ok, "\(sink.err)")
+        #expect(try read(dir, name) == original + appended)
+    }
+}
