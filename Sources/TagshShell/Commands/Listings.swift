@@ -197,17 +197,28 @@ func textPattern(_ w: Word) throws(ShellError) -> TextPattern {
 struct Groups {
     struct Group {
         var count = 0
+        /// The net total per currency.
         var totals = AmountTotals()
+        /// Money in (positive amounts) and out (negative ones), per currency.
+        var inflow = AmountTotals()
+        var outflow = AmountTotals()
 
-        func totalsText(_ ledger: Ledger, scales: [UInt8]) -> String {
-            totals.entries.map {
-                Render.amount($0.amount, currency: ledger.currencies[$0.currency], minimumScale: scales[Int($0.currency)])
-            }.joined(separator: ", ")
+        mutating func add(_ amount: Amount, currency: UInt32) {
+            count += 1
+            totals.add(amount, currency: currency)
+            if amount.isNegative { outflow.add(amount, currency: currency) } else { inflow.add(amount, currency: currency) }
         }
 
-        func totalsJSON(_ ledger: Ledger) -> String {
-            "{" + totals.entries.map { Export.jsonString(ledger.currencies[$0.currency]) + ": \"\($0.amount)\"" }.joined(separator: ", ") + "}"
+        mutating func add(_ other: Group) {
+            count += other.count
+            for e in other.totals.entries { totals.add(e.amount, currency: e.currency) }
+            for e in other.inflow.entries { inflow.add(e.amount, currency: e.currency) }
+            for e in other.outflow.entries { outflow.add(e.amount, currency: e.currency) }
         }
+
+        func totalsText(_ ledger: Ledger, scales: [UInt8]) -> String { Groups.text(totals, ledger, scales: scales) }
+
+        func totalsJSON(_ ledger: Ledger) -> String { Groups.json(totals, ledger) }
     }
 
     private var index: [Int: Int] = [:]
@@ -222,9 +233,20 @@ struct Groups {
             groups.append(Group())
             keys.append(key)
         }
-        groups[i].count += 1
-        groups[i].totals.add(ledger.amount(row), currency: ledger.currency[row])
+        groups[i].add(ledger.amount(row), currency: ledger.currency[row])
     }
 
     subscript(key: Int) -> Group { index[key].map { groups[$0] } ?? Group() }
+
+    /// `-1,234.50 EUR, 12.00 USD`; empty when there is nothing.
+    static func text(_ totals: AmountTotals, _ ledger: Ledger, scales: [UInt8]) -> String {
+        totals.entries.map {
+            Render.amount($0.amount, currency: ledger.currencies[$0.currency], minimumScale: scales[Int($0.currency)])
+        }.joined(separator: ", ")
+    }
+
+    /// `{"EUR": "-1234.50"}`: exact decimal strings by currency.
+    static func json(_ totals: AmountTotals, _ ledger: Ledger) -> String {
+        "{" + totals.entries.map { Export.jsonString(ledger.currencies[$0.currency]) + ": \"\($0.amount)\"" }.joined(separator: ", ") + "}"
+    }
 }
