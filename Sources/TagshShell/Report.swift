@@ -71,7 +71,7 @@ enum Hierarchy {
         var levels = 0
         for i in name.indices where name[i] == "/" || name[i] == ":" {
             levels += 1
-            if levels == depth { return String(name[..<i]) }
+            if levels == depth { return i == name.startIndex ? name : String(name[..<i]) }
         }
         return name
     }
