@@ -20,8 +20,8 @@ extension Commands {
             
             `--depth N` rolls tags and categories up to their first N levels (`trip/rome` and `trip/lisbon` \
             into `trip` with `--depth 1`; levels are separated by `/` or `:`, as in `Food:Groceries`). \
-            `--limit N` keeps the first N rows and folds the rest into one `(N others)` row, so the total \
-            still adds up. `--trend` adds a sparkline per row: its net total in each month of the matched \
+            `--limit N` keeps the first N rows and folds the rest into one `(N others)` row (by a period: \
+            the latest N, and `(N earlier)`), so the total still adds up. `--trend` adds a sparkline per row: its net total in each month of the matched \
             range, scaled to the row's largest month. Ctrl-C stops a long summary (it says `interrupted`).
             """,
         options: [
@@ -203,9 +203,11 @@ struct SummaryReport {
             columns = cols.compactMap(\.key)
         }
         if let limit, lines.count > limit {
+            // Periods keep the latest and fold the earlier ones; other groups keep the largest.
             var others = Line()
-            for l in lines[limit...] { others.add(l) }
-            lines = Array(lines.prefix(limit)) + [others]
+            let period = first.dimension.isPeriod
+            for l in period ? lines.dropLast(limit) : lines[limit...] { others.add(l) }
+            lines = period ? [others] + lines.suffix(limit) : Array(lines.prefix(limit)) + [others]
         }
         if trend, let lo = all.byMonth.keys.min(), let hi = all.byMonth.keys.max() { months = Array(lo...hi) }
     }
@@ -221,7 +223,7 @@ struct SummaryReport {
 
     private func label(_ line: Line) -> (String, Color?) {
         if let k = line.key { return groupings[0].label(k, ledger) }
-        return ("(\(line.folded) others)", nil)
+        return ("(\(line.folded) \(groupings[0].dimension.isPeriod ? "earlier" : "others"))", nil)
     }
 
     // MARK: JSON and CSV
@@ -230,7 +232,7 @@ struct SummaryReport {
         let d1 = groupings[0].dimension.rawValue
         func head(_ line: Line) -> String {
             if let k = line.key { return "\"\(d1)\": " + (groupings[0].name(k, ledger).map(Export.jsonString) ?? "null") }
-            return "\"\(d1)\": null, \"others\": \(line.folded)"
+            return "\"\(d1)\": null, \"\(groupings[0].dimension.isPeriod ? "earlier" : "others")\": \(line.folded)"
         }
         func body(_ g: Groups.Group) -> String {
             "\"count\": \(g.count), \"inflow\": \(Groups.json(g.inflow, ledger)), \"outflow\": \(Groups.json(g.outflow, ledger)), \"total\": \(Groups.json(g.totals, ledger))"
@@ -246,7 +248,7 @@ struct SummaryReport {
 
     func csv() -> [String] {
         func name(_ g: Grouping, _ key: Int?, _ folded: Int) -> String {
-            Export.csvField(key.map { g.name($0, ledger) ?? "" } ?? "(\(folded) others)")
+            Export.csvField(key.map { g.name($0, ledger) ?? "" } ?? "(\(folded) \(g.dimension.isPeriod ? "earlier" : "others"))")
         }
         func amounts(_ g: Groups.Group) -> [String] {
             g.totals.entries.map { e in
@@ -276,40 +278,60 @@ struct SummaryReport {
     }
 
     /// One row per group: count, in, out, net, an optional trend and a bar of money out and in.
+    /// When the width is short, the bar goes first, then IN and OUT, then the trend; names are cut last.
     private func flowTable(width: Int?, style s: Style) -> Table {
-        var columns: [Table.Column] = [
-            .init(header: groupings[0].dimension.rawValue.uppercased(), shrinkable: true, minWidth: 10), .init(header: "COUNT", alignRight: true),
-            .init(header: "IN", alignRight: true), .init(header: "OUT", alignRight: true), .init(header: "NET", alignRight: true),
-        ]
-        if months != nil { columns.append(.init(header: "TREND")) }
-        columns.append(.init(header: ""))
-        var table = Table(columns)
-        func cells(_ label: (String, Color?), _ line: Line) -> [Table.Cell] {
-            let g = line.group
-            var c: [Table.Cell] = [
-                .init(label.0, paint: label.1.map { color in { s.paint($0, color) } }), .init(String(g.count)),
-                .init(Groups.text(g.inflow, ledger, scales: scales)), .init(Groups.text(g.outflow, ledger, scales: scales)),
-                .init(Groups.text(g.totals, ledger, scales: scales)),
-            ]
-            if let months {
-                let series = months.map { m in mainCurrency.map { line.byMonth[m]?.totals.units(of: $0) ?? 0 } ?? 0 }
-                c.append(.init(line.byMonth.isEmpty ? "" : Sparkline.render(series), paint: { s.paint($0, .named(.cyan)) }))
+        enum Part { case label, count, inflow, outflow, net, trend, bar }
+        let all = lines + [self.all]
+        let labels = lines.map(label) + [("total", nil)]
+        func text(_ part: Part, _ i: Int) -> String {
+            let g = all[i].group
+            switch part {
+            case .label: return labels[i].0
+            case .count: return String(g.count)
+            case .inflow: return Groups.text(g.inflow, ledger, scales: scales)
+            case .outflow: return Groups.text(g.outflow, ledger, scales: scales)
+            case .net: return Groups.text(g.totals, ledger, scales: scales)
+            case .trend:
+                guard let months, let main = mainCurrency, !all[i].byMonth.isEmpty else { return "" }
+                return Sparkline.render(months.map { all[i].byMonth[$0]?.totals.units(of: main) ?? 0 })
+            case .bar: return ""
             }
-            return c + [.init("")]
         }
-        for line in lines { table.add(cells(label(line), line)) }
-        table.add(cells(("total", nil), all))
-        // Bars take the width left beside the other columns (at least 10 cells, at most 40).
-        let widths = table.widths(fitting: width.map { $0 - 12 })
-        let used = widths.dropLast().reduce(0, +) + 2 * (widths.count - 1)
-        let barWidth = max(10, min(40, (width ?? 80) - used - 1))
-        guard let main = mainCurrency else { return table }
+        let headers: [Part: String] = [.label: groupings[0].dimension.rawValue.uppercased(), .count: "COUNT", .inflow: "IN", .outflow: "OUT", .net: "NET", .trend: "TREND", .bar: ""]
+        func natural(_ part: Part) -> Int { ([headers[part] ?? ""] + all.indices.map { text(part, $0) }).map(TextSafety.displayWidth).max() ?? 0 }
+        let labelNeed = min(natural(.label), max(10, TextSafety.displayWidth(headers[.label] ?? "")))
+        var parts: [Part] = [.label, .count, .net]
+        var used = natural(.label) + natural(.count) + natural(.net) + 4
+        let room = width ?? Int.max
+        // The trend, IN and OUT, then the bar, each if it fits (names may be cut down to `labelNeed` for them).
+        func fits(_ extra: Int) -> Bool { used - (natural(.label) - labelNeed) + extra <= room }
+        // The trend was asked for, so it goes before IN and OUT.
+        if months != nil, fits(natural(.trend) + 2) { parts.append(.trend); used += natural(.trend) + 2 }
+        if fits(natural(.inflow) + natural(.outflow) + 4) {
+            parts.insert(contentsOf: [.inflow, .outflow], at: 2)
+            used += natural(.inflow) + natural(.outflow) + 4
+        }
+        let barWidth = min(40, (width ?? 80) - used - 3)
+        if mainCurrency != nil, barWidth >= 8 || width == nil { parts.append(.bar) }
+        var table = Table(parts.map { p in
+            .init(header: headers[p] ?? "", alignRight: [.count, .inflow, .outflow, .net].contains(p), shrinkable: p == .label, minWidth: labelNeed)
+        })
+        for i in all.indices {
+            table.add(parts.map { p in
+                switch p {
+                case .label: return .init(text(p, i), paint: labels[i].1.map { color in { s.paint($0, color) } })
+                case .trend: return .init(text(p, i), paint: { s.paint($0, .named(.cyan)) })
+                default: return .init(text(p, i))
+                }
+            })
+        }
+        guard parts.last == .bar, let main = mainCurrency else { return table }
         let flows = lines.map { ($0.group.outflow.magnitude(of: main), $0.group.inflow.magnitude(of: main)) }
         let biggest = flows.map { $0.0 + $0.1 }.max() ?? 0
         for (i, (out, inn)) in flows.enumerated() {
-            let (outBar, inBar) = Summary.bars(out: out, in: inn, of: biggest, width: barWidth)
-            let color = label(lines[i]).1 ?? .named(.red)
-            table.rows[i][table.columns.count - 1] = .init(outBar + inBar, paint: { text in
+            let (outBar, inBar) = Summary.bars(out: out, in: inn, of: biggest, width: max(8, barWidth))
+            let color = labels[i].1 ?? .named(.red)
+            table.rows[i][parts.count - 1] = .init(outBar + inBar, paint: { text in
                 // The cut text keeps the out part first; colour each part.
                 let o = String(text.prefix(outBar.count)), n = String(text.dropFirst(outBar.count))
                 return (o.isEmpty ? "" : s.paint(o, color)) + (n.isEmpty ? "" : s.green(n))

@@ -37,6 +37,7 @@ Exploring
   categories  list categories, default and custom, with counts, colours and icons
   intents     list the four intents with their marks, counts and totals
   summary     totals of the matching transactions by a field, with a bar chart
+  chart       chart the matching transactions' net total over time, a bar per period
 
 Annotating
   tag         add and remove tags on transactions, in one step
@@ -72,7 +73,7 @@ Scripting and session
 Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.
 `COMMAND > FILE` writes a command's output to FILE (`>>` appends); `# ...` after a space is a comment.
 $ help ls
-usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json]
+usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json] [--csv]
 aliases: list
 
 list matching transactions in a table; sets the selection @
@@ -89,6 +90,7 @@ options:
   --sort date|amount|merchant  order by date (the default; ties in file order), amount or merchant
   --reverse                    the other way round: newest, largest or last first
   --json                       one JSON object per transaction
+  --csv                        CSV with a header line, as `export` writes it, after an Id column
 
 examples:
   ls
