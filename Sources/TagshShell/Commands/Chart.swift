@@ -69,7 +69,10 @@ extension Commands {
         var table = Table([.init(header: period.rawValue.uppercased()), .init(header: "TOTAL", alignRight: true), .init(header: "")])
         let main = series.all.totals.entries.first?.currency
         for k in keys {
-            table.add([.init(Period.label(period, k)), .init(Groups.text(series.groups[k]?.totals ?? .init(), ledger, scales: scales)), .init("")])
+            // An empty period's total is zero, written in the main currency.
+            var totals = series.groups[k]?.totals ?? .init()
+            if totals.entries.isEmpty, let main { totals.add(.zero, currency: main) }
+            table.add([.init(Period.label(period, k)), .init(Groups.text(totals, ledger, scales: scales)), .init("")])
         }
         // The bar takes the width left beside the period and its total.
         let widths = table.widths(fitting: nil)

@@ -111,7 +111,7 @@ quit ends the script at once.
 examples:
   quit
 $ help query
-Queries select transactions for ls, count, select, merchants and summary.
+Queries select transactions for ls, count, select, merchants, summary and chart.
 
   WORD, desc:WORD, payee:WORD, merchant:WORD
       the merchant contains WORD (case-insensitive); all alone is every transaction
