@@ -174,6 +174,18 @@ $ tags trip --csv
 tag,count
 trip/lisbon,11
 trip/rome,11
+$ rules --json
+$ rule coffee starbucks => +coffee, category Coffee
+defined rule coffee
+$ rule odd "desc:/x\"y/" => note "hi, there"
+defined rule odd
+$ rules --json
+{"rule": "coffee", "matches": 54, "query": "starbucks", "actions": ["+coffee", "category Coffee"]}
+{"rule": "odd", "matches": 0, "query": "\"desc:/x\\\"y/\"", "actions": ["note 'hi, there'"]}
+$ rules --csv
+rule,matches,query,actions
+coffee,54,starbucks,"+coffee, category Coffee"
+odd,0,"""desc:/x\""y/""","note 'hi, there'"
 $ intents --csv
 intent,count,currency,total
 need,62,EUR,-27335.48
@@ -252,3 +264,32 @@ $ chart --in --out
 error: give --in or --out, not both
 $ chart nothing-matches-this
 (no transactions)
+$ open edge.journal
+discarded the unsaved changes to demo.csv
+opened edge.journal: 7 transactions
+$ summary
+CATEGORY     COUNT         IN                     OUT                    NET
+Salary           1  $3,000.00                                      $3,000.00  ░░░░░░░░░░░░░░░░░░░░░
+Rent             1                         -$1,200.00             -$1,200.00  ████████▍
+(none)           3  $1,120.00                                      $1,120.00  ░░░░░░░░
+Food:Coffee      1                             -$4.75                 -$4.75  ▏
+Books            1                         -12.50 EUR             -12.50 EUR
+total            7  $4,120.00  -$1,204.75, -12.50 EUR  $2,915.25, -12.50 EUR
+$ summary --depth 1
+CATEGORY  COUNT         IN                     OUT                    NET
+Salary        1  $3,000.00                                      $3,000.00  ░░░░░░░░░░░░░░░░░░░░░░░░
+Rent          1                         -$1,200.00             -$1,200.00  █████████▋
+(none)        3  $1,120.00                                      $1,120.00  ░░░░░░░░░
+Food          1                             -$4.75                 -$4.75  ▏
+Books         1                         -12.50 EUR             -12.50 EUR
+total         7  $4,120.00  -$1,204.75, -12.50 EUR  $2,915.25, -12.50 EUR
+$ summary by tag --depth 1 --csv
+tag,count,currency,inflow,outflow,net
+,5,$,4100.00,-1200.00,2900.00
+,5,EUR,0,-12.50,-12.50
+groceries,1,$,20.00,0,20.00
+cash,1,$,20.00,0,20.00
+coffee,1,$,0,-4.75,-4.75
+place,1,$,0,-4.75,-4.75
+$ chart --json
+{"month": "2024-01", "count": 7, "total": {"$": "2915.25", "EUR": "-12.50"}}
