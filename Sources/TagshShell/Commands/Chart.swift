@@ -34,6 +34,9 @@ extension Commands {
             }
             period = d
             words.removeSubrange(i...(i + 1))
+            if let again = words.first(where: { $0.text.lowercased() == "by" && !$0.isQuoted }) {
+                throw .usage("chart takes one period", span: again.span)
+            }
         }
         if inv.flag("in") && inv.flag("out") { throw .usage("give --in or --out, not both", span: nil) }
         let rows = inv.rows(matching: try inv.query(words), in: ledger).rows

@@ -293,3 +293,7 @@ coffee,1,$,0,-4.75,-4.75
 place,1,$,0,-4.75,-4.75
 $ chart --json
 {"month": "2024-01", "count": 7, "total": {"$": "2915.25", "EUR": "-12.50"}}
+$ chart by month by year
+error: chart takes one period
+  chart by month by year
+                 ^^
