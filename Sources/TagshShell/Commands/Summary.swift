@@ -354,34 +354,38 @@ struct SummaryReport {
         let labelWidth = min(24, labels.map { TextSafety.displayWidth($0.0) }.max().map { max($0, TextSafety.displayWidth(header)) } ?? 10)
         let totalCells = (lines.map(\.group) + [all.group]).map(text)
         let totalWidth = max(5, totalCells.map(TextSafety.displayWidth).max() ?? 0)
-        // Try every column, then fold one more at a time until the table fits.
+        // Fold columns one at a time until the table fits: the earliest periods, or the smallest values.
         let period = groupings[1].dimension.isPeriod
+        func columnWidth(_ header: String, _ cells: [String]) -> Int { max(TextSafety.displayWidth(header), cells.map(TextSafety.displayWidth).max() ?? 0) }
+        func columnCells(_ k: Int) -> [String] { (lines.map { $0.byColumn[k] } + [columnTotals[k]]).map(text) }
         var shown = columns
         var folded: [Int] = []
-        func columnCells(_ keys: [Int]) -> [String] {
-            (lines.map { line in
-                var g: Groups.Group?
-                for k in keys { if let c = line.byColumn[k] { g = g ?? .init(); g?.add(c) } }
-                return g
-            } + [keys.reduce(nil) { (acc: Groups.Group?, k) in
-                guard let c = columnTotals[k] else { return acc }
-                var a = acc ?? .init(); a.add(c); return a
-            }]).map(text)
+        var foldedGroups = [Groups.Group?](repeating: nil, count: lines.count + 1)
+        func fold(_ k: Int) {
+            folded.append(k)
+            for (i, g) in (lines.map { $0.byColumn[k] } + [columnTotals[k]]).enumerated() {
+                if let g { foldedGroups[i] = foldedGroups[i] ?? .init(); foldedGroups[i]?.add(g) }
+            }
         }
+        func foldOne() { fold(period ? shown.removeFirst() : shown.removeLast()) }
         func foldedHeader() -> String { "(\(folded.count) \(period ? "earlier" : "others"))" }
-        func columnWidth(_ header: String, _ cells: [String]) -> Int { max(TextSafety.displayWidth(header), cells.map(TextSafety.displayWidth).max() ?? 0) }
-        while let width, !shown.isEmpty {
-            var used = labelWidth + 2 + totalWidth
-            used += shown.map { columnWidth(groupings[1].label($0, ledger).0, columnCells([$0])) + 2 }.reduce(0, +)
-            if !folded.isEmpty { used += columnWidth(foldedHeader(), columnCells(folded)) + 2 }
-            if used <= width { break }
-            if period { folded.append(shown.removeFirst()) } else { folded.insert(shown.removeLast(), at: 0) }
+        if let width {
+            // A column takes at least 3 cells and a gap: fold at once what could never fit.
+            let room = width - labelWidth - totalWidth - 4
+            while shown.count > max(0, room / 5) { foldOne() }
+            let widths = Dictionary(uniqueKeysWithValues: shown.map { ($0, columnWidth(groupings[1].label($0, ledger).0, columnCells($0)) + 2) })
+            while !shown.isEmpty {
+                var used = labelWidth + 2 + totalWidth + shown.reduce(0) { $0 + (widths[$1] ?? 0) }
+                if !folded.isEmpty { used += columnWidth(foldedHeader(), foldedGroups.map(text)) + 2 }
+                if used <= width { break }
+                foldOne()
+            }
         }
         var cols: [Table.Column] = [.init(header: header, shrinkable: true, minWidth: 10)]
         var cells: [[String]] = []
-        if period && !folded.isEmpty { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(columnCells(folded)) }
-        for k in shown { cols.append(.init(header: groupings[1].label(k, ledger).0, alignRight: true)); cells.append(columnCells([k])) }
-        if !period && !folded.isEmpty { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(columnCells(folded)) }
+        if period && !folded.isEmpty { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(foldedGroups.map(text)) }
+        for k in shown { cols.append(.init(header: groupings[1].label(k, ledger).0, alignRight: true)); cells.append(columnCells(k)) }
+        if !period && !folded.isEmpty { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(foldedGroups.map(text)) }
         cols.append(.init(header: "TOTAL", alignRight: true))
         cells.append(totalCells)
         var table = Table(cols)
