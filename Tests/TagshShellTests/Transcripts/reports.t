@@ -264,6 +264,25 @@ $ chart --in --out
 error: give --in or --out, not both
 $ chart nothing-matches-this
 (no transactions)
+$ tag 1 +trip/rome +trip/lisbon +Trip
+tag +trip/rome +trip/lisbon +Trip: 1 transaction changed
+$ summary id:1..2 by tag
+TAG          COUNT  IN            OUT            NET
+trip/lisbon      1      -1,150.00 EUR  -1,150.00 EUR  ████████████████████████████████████████
+trip/rome        1      -1,150.00 EUR  -1,150.00 EUR  ████████████████████████████████████████
+Trip             1      -1,150.00 EUR  -1,150.00 EUR  ████████████████████████████████████████
+(none)           1         -29.90 EUR     -29.90 EUR  █
+total            2      -1,179.90 EUR  -1,179.90 EUR
+$ summary id:1..2 by tag --depth 1
+TAG     COUNT  IN            OUT            NET
+trip        1      -1,150.00 EUR  -1,150.00 EUR  ████████████████████████████████████████
+(none)      1         -29.90 EUR     -29.90 EUR  █
+total       2      -1,179.90 EUR  -1,179.90 EUR
+$ summary id:1..2 by tag --depth 1 by intent
+TAG (EUR)       need    want      TOTAL
+trip       -1,150.00          -1,150.00
+(none)                -29.90     -29.90
+total      -1,150.00  -29.90  -1,179.90
 $ open edge.journal
 discarded the unsaved changes to demo.csv
 opened edge.journal: 7 transactions
