@@ -84,4 +84,13 @@ struct ReportTests {
         let (o, i) = Summary.bars(out: 600, in: 400, of: 1000, width: 10)
         #expect(o == "██████" && i == "░░░░")
     }
+
+    /// `--csv` goes to the terminal: ledger text in it cannot drive the terminal, and stays one line per row.
+    @Test(arguments: [
+        ("STARBUCKS", "STARBUCKS"), ("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""),
+        ("EVIL\u{1b}[31mRED", "EVIL^[[31mRED"), ("two\nlines, here", "\"two^Jlines, here\""), (" edge", "\" edge\""),
+    ])
+    func csvField(_ text: String, _ expected: String) {
+        #expect(Render.csvField(text) == expected)
+    }
 }

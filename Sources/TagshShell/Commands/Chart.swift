@@ -62,7 +62,7 @@ extension Commands {
                 let g = series.groups[k] ?? .init()
                 if g.totals.entries.isEmpty { inv.out.line("\(Period.label(period, k)),0,,0") }
                 for e in g.totals.entries {
-                    inv.out.line("\(Period.label(period, k)),\(g.count),\(Export.csvField(ledger.currencies[e.currency])),\(e.amount)")
+                    inv.out.line("\(Period.label(period, k)),\(g.count),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)")
                 }
             }
             return

@@ -54,7 +54,7 @@ extension Commands {
             inv.out.line("Id," + Export.csvHeader)
             for (i, row) in rows.enumerated() {
                 if i % 512 == 0 { try inv.session.checkInterrupted() }
-                inv.out.line(String(row + 1) + "," + Export.csvLine(ledger.transaction(row)))
+                inv.out.line(String(row + 1) + "," + Render.csvLine(ledger.transaction(row)))
             }
             try inv.session.checkInterrupted()
             inv.session.selection = rows

@@ -44,7 +44,7 @@ extension Commands {
         }
         if inv.flag("csv") {
             inv.out.line("tag,count")
-            for id in ids { inv.out.line(Export.csvField(ledger.tags[id]) + "," + String(counts[Int(id)])) }
+            for id in ids { inv.out.line(Render.csvField(ledger.tags[id]) + "," + String(counts[Int(id)])) }
             return
         }
         let r = Render(ledger: ledger, style: inv.out.style)
@@ -92,9 +92,9 @@ extension Commands {
         if inv.flag("csv") {
             inv.out.line("merchant,count,currency,total")
             for k in order {
-                let name = Export.csvField(k.map { ledger.merchants[UInt32($0)] } ?? "(\(folded) others)")
+                let name = Render.csvField(k.map { ledger.merchants[UInt32($0)] } ?? "(\(folded) others)")
                 for e in group(k).totals.entries {
-                    inv.out.line("\(name),\(group(k).count),\(Export.csvField(ledger.currencies[e.currency])),\(e.amount)")
+                    inv.out.line("\(name),\(group(k).count),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)")
                 }
             }
             return
@@ -133,7 +133,7 @@ extension Commands {
             for id in ledger.categories.liveIDs {
                 let c = ledger.categories[id]
                 inv.out.line([c.name, c.isDefault ? "default" : "custom", String(counts[Int(id)]), c.color?.description ?? "", c.icon.map { String($0) } ?? ""]
-                    .map { Export.csvField($0) }.joined(separator: ","))
+                    .map { Render.csvField($0) }.joined(separator: ","))
             }
             inv.out.line(",," + String(counts[0]) + ",,")
             return
@@ -177,7 +177,7 @@ extension Commands {
                 let name = Intent(rawValue: UInt8(k))?.description ?? ""
                 let g = groups[k]
                 if g.totals.entries.isEmpty { inv.out.line("\(name),0,,0") }
-                for e in g.totals.entries { inv.out.line("\(name),\(g.count),\(Export.csvField(ledger.currencies[e.currency])),\(e.amount)") }
+                for e in g.totals.entries { inv.out.line("\(name),\(g.count),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)") }
             }
             return
         }

@@ -91,7 +91,7 @@ extension Commands {
                 let n = inv.rows(matching: rule.query, in: ledger).count
                 let actions = rule.actions.map(\.description)
                 if csv {
-                    inv.out.line([rule.name, String(n), rule.queryText, actions.joined(separator: ", ")].map { Export.csvField($0) }.joined(separator: ","))
+                    inv.out.line([rule.name, String(n), rule.queryText, actions.joined(separator: ", ")].map { Render.csvField($0) }.joined(separator: ","))
                 } else {
                     inv.out.line("{\"rule\": \(Export.jsonString(rule.name)), \"matches\": \(n), \"query\": \(Export.jsonString(rule.queryText)), \"actions\": [\(actions.map(Export.jsonString).joined(separator: ", "))]}")
                 }

@@ -248,13 +248,13 @@ struct SummaryReport {
 
     func csv() -> [String] {
         func name(_ g: Grouping, _ key: Int?, _ folded: Int) -> String {
-            Export.csvField(key.map { g.name($0, ledger) ?? "" } ?? "(\(folded) \(g.dimension.isPeriod ? "earlier" : "others"))")
+            Render.csvField(key.map { g.name($0, ledger) ?? "" } ?? "(\(folded) \(g.dimension.isPeriod ? "earlier" : "others"))")
         }
         func amounts(_ g: Groups.Group) -> [String] {
             g.totals.entries.map { e in
                 let inflow = g.inflow.entries.first { $0.currency == e.currency }?.amount ?? .zero
                 let outflow = g.outflow.entries.first { $0.currency == e.currency }?.amount ?? .zero
-                return [String(g.count), Export.csvField(ledger.currencies[e.currency]), inflow.description, outflow.description, e.amount.description]
+                return [String(g.count), Render.csvField(ledger.currencies[e.currency]), inflow.description, outflow.description, e.amount.description]
                     .joined(separator: ",")
             }
         }
