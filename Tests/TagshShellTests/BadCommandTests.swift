@@ -22,7 +22,7 @@ struct BadCommandTests {
         "categories": ["categories x"],
         "intents": ["intents x"],
         "summary": ["summary by", "summary by nothing", "summary date:20", "summary by tag by month by day", "summary by month by month",
-                    "summary --depth 0", "summary --limit 0", "summary by tag --depth"],
+                    "summary --depth 0", "summary by month --depth 1", "summary --limit 0", "summary by tag --depth"],
         "chart": ["chart by", "chart by category", "chart --in --out", "chart date:20", "chart by month by year"],
         "tag": ["tag", "tag 1", "tag 9999 +x", "tag @ +x", "tag 1 x", "tag 1 +a;b", "tag 0-3 +x"],
         "intent": ["intent", "intent 1", "intent 1 maybe", "intent 0 want", "intent @ want"],

@@ -22,7 +22,8 @@ extension Commands {
             into `trip` with `--depth 1`; levels are separated by `/` or `:`, as in `Food:Groceries`). \
             `--limit N` keeps the first N rows and folds the rest into one `(N others)` row (by a period: \
             the latest N, and `(N earlier)`), so the total still adds up. `--trend` adds a sparkline per row: its net total in each month of the matched \
-            range, scaled to the row's largest month. Ctrl-C stops a long summary (it says `interrupted`).
+            range, scaled to the row's largest month. With several currencies, bars and sparklines measure the \
+            first one seen. Ctrl-C stops a long summary (it says `interrupted`).
             """,
         options: [
             .init("depth", .integer("N", 1...99), "roll tags and categories up to their first N levels"),
@@ -51,6 +52,9 @@ extension Commands {
             words.removeSubrange(i...(i + 1))
         }
         if dimensions.isEmpty { dimensions = [.category] }
+        if let depth = inv.values["depth"], !dimensions.contains(where: { $0 == .tag || $0 == .category }) {
+            throw .usage("--depth rolls up tags and categories: use it with `by tag` or `by category`", span: depth.span)
+        }
         let rows = inv.rows(matching: try inv.query(words), in: ledger).rows
         let report = try SummaryReport(ledger: ledger, rows: rows, dimensions: dimensions, depth: inv.intValue("depth"),
                                        limit: inv.intValue("limit"), trend: inv.flag("trend"), session: inv.session)

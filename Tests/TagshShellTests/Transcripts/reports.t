@@ -161,6 +161,10 @@ $ summary by tag --depth 0
 error: --depth takes a whole number from 1 to 99
   summary by tag --depth 0
                          ^
+$ summary by month --depth 1
+error: --depth rolls up tags and categories: use it with `by tag` or `by category`
+  summary by month --depth 1
+                           ^
 $ merchants tag:coffee --limit 2
 MERCHANT        COUNT        TOTAL
 STARBUCKS 1234     29  -123.20 EUR
