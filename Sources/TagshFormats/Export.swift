@@ -11,20 +11,27 @@ public enum Export {
         }
     }
 
+    /// The header of `csv`: one column per field.
+    public static let csvHeader = "Date,Description,Amount,Currency,Account,Category,Tags,Notes,Intent"
+
     /// A CSV with one column per field, annotations included, tags joined by `;`.
     public static func csv(_ ledger: Ledger) -> String {
-        var out = "Date,Description,Amount,Currency,Account,Category,Tags,Notes,Intent\n"
+        var out = csvHeader + "\n"
         out.reserveCapacity(ledger.count * 80)
         for row in 0..<ledger.count {
-            let t = ledger.transaction(row)
-            let fields = [
-                t.day.description, t.merchant, t.amount.description, t.currency, t.account, t.category ?? "",
-                t.tags.joined(separator: ";"), t.note ?? "", t.intent?.description ?? "",
-            ]
-            out += fields.map { csvField($0) }.joined(separator: ",")
+            out += csvLine(ledger.transaction(row))
             out += "\n"
         }
         return out
+    }
+
+    /// One transaction as a line of `csv` (no line break).
+    public static func csvLine(_ t: Transaction) -> String {
+        let fields = [
+            t.day.description, t.merchant, t.amount.description, t.currency, t.account, t.category ?? "",
+            t.tags.joined(separator: ";"), t.note ?? "", t.intent?.description ?? "",
+        ]
+        return fields.map { csvField($0) }.joined(separator: ",")
     }
 
     /// Quotes a CSV field when it holds a delimiter, a quote, a line break or edge spaces.

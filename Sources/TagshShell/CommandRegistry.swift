@@ -8,7 +8,7 @@ public struct CommandRegistry: Sendable {
     public static let standard = CommandRegistry(commands: [
         Commands.open, Commands.importCommand, Commands.save, Commands.export, Commands.info, Commands.columns,
         Commands.ls, Commands.select, Commands.count, Commands.show, Commands.tags, Commands.merchants,
-        Commands.categories, Commands.intents, Commands.summary,
+        Commands.categories, Commands.intents, Commands.summary, Commands.chart,
         Commands.tag, Commands.intent, Commands.category, Commands.note, Commands.review,
         Commands.transfers, Commands.rule, Commands.rules, Commands.include, Commands.preview, Commands.apply, Commands.suggest,
         Commands.undo, Commands.redo, Commands.history, Commands.blame,

@@ -74,7 +74,7 @@ enum HelpText {
     ]
 
     static var query: String {
-        var out = "Queries select transactions for ls, count, select, merchants and summary.\n\n"
+        var out = "Queries select transactions for ls, count, select, merchants, summary and chart.\n\n"
         for (term, meaning) in queryTerms { out += "  " + term + "\n      " + meaning + "\n" }
         out += "\nQuote a term that has spaces or backslashes: desc:\"WHOLE FOODS\", 'desc:/^uber\\b/'.\n"
         return out

@@ -1,3 +1,4 @@
+import TagshFormats
 import TagshModel
 
 /// How ledger values look in listings. Every string from the ledger passes
@@ -42,6 +43,22 @@ struct Render {
 
     func amount(_ a: Amount, currency c: UInt32) -> String {
         Render.amount(a, currency: ledger.currencies[c], minimumScale: scales[Int(c)])
+    }
+
+    /// A field of `--csv` output: quoted as CSV needs, with control characters
+    /// neutralised as in tables (the output goes to a terminal; `--json` keeps them exactly).
+    static func csvField(_ s: String) -> String { Export.csvField(TextSafety.sanitize(s)) }
+
+    /// A transaction as a line of `ls --csv`: `export`'s columns, control characters neutralised.
+    static func csvLine(_ t: Transaction) -> String {
+        var t = t
+        t.merchant = TextSafety.sanitize(t.merchant)
+        t.account = TextSafety.sanitize(t.account)
+        t.currency = TextSafety.sanitize(t.currency)
+        t.category = t.category.map(TextSafety.sanitize)
+        t.tags = t.tags.map(TextSafety.sanitize)
+        t.note = t.note.map(TextSafety.sanitize)
+        return Export.csvLine(t)
     }
 
     func merchant(_ row: Int) -> String { TextSafety.sanitize(ledger.merchants[ledger.merchant[row]]) }

@@ -70,7 +70,7 @@ struct DeclarationTests {
         ("apply", ["coffee", "groceries"], true), ("apply", ["desc:x", "=>", "+y"], true), ("apply", ["desc:x", "+y"], false),
         ("intent", ["1", "want"], true), ("intent", ["1", "maybe"], false), ("intent", ["1"], false),
         ("category", ["delete", "Cafes"], true), ("category", ["rename", "A"], false), ("summary", ["date:2025", "by", "month"], true),
-        ("summary", ["by", "week"], false), ("rule", ["show", "x"], true), ("rule", ["x", "desc:y"], false), ("undo", ["1", "2"], false),
+        ("summary", ["by", "week"], true), ("summary", ["by", "colour"], false), ("summary", ["by", "tag", "by", "month"], true), ("rule", ["show", "x"], true), ("rule", ["x", "desc:y"], false), ("undo", ["1", "2"], false),
     ])
     func formsAcceptExactlyTheirWords(_ name: String, _ words: [String], _ accepted: Bool) throws {
         let command = try #require(CommandRegistry.standard.command(named: name))

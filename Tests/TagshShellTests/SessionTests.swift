@@ -232,10 +232,10 @@ struct CompletionTests {
         ("sum|", 3, ["summary"]),
         ("su|", 2, ["suggest", "summary"]),
         ("S|", 1, ["save", "select", "set", "show", "source", "suggest", "summary"]),
-        ("|", 0, ["apply", "blame", "categories", "category", "columns", "count", "discard", "echo", "edit", "export", "help", "history", "import",
-                  "include", "info", "intent", "intents", "ls", "merchants", "note", "open", "preview", "quit", "record", "recover", "redo",
-                  "review", "rule", "rules", "save", "select", "set", "show", "source", "suggest", "summary", "tag", "tags", "transfers",
-                  "undo"]),
+        ("|", 0, ["apply", "blame", "categories", "category", "chart", "columns", "count", "discard", "echo", "edit", "export", "help",
+                  "history", "import", "include", "info", "intent", "intents", "ls", "merchants", "note", "open", "preview", "quit", "record",
+                  "recover", "redo", "review", "rule", "rules", "save", "select", "set", "show", "source", "suggest", "summary", "tag", "tags",
+                  "transfers", "undo"]),
         // rule names
         ("preview co|", 2, ["coffee-shops"]),
         ("apply |", 0, ["coffee-shops", "rent"]),
@@ -270,7 +270,7 @@ struct CompletionTests {
         ("ls desc:whole|", 10, ["desc:\"WHOLE FOODS MARKET\"", "desc:\"Whole Earth\""]),
         ("ls desc:\"WHOLE F|", 13, ["desc:\"WHOLE FOODS MARKET\""]),
         ("ls merchant:ub|", 11, ["merchant:\"UBER *TRIP\""]),
-        ("summary date:2025 by m|", 1, ["merchant", "month"]),
+        ("summary date:2025 by m|", 1, ["month", "merchant"]), ("chart by q|", 1, ["quarter"]),
         // options and their values
         ("ls --so|", 4, ["--sort"]),
         ("ls --sort a|", 1, ["amount"]),

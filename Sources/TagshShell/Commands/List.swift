@@ -19,6 +19,7 @@ extension Commands {
             .init("sort", .choice(["date", "amount", "merchant"]), "order by date (the default; ties in file order), amount or merchant"),
             .init("reverse", "the other way round: newest, largest or last first"),
             .init("json", "one JSON object per transaction"),
+            .init("csv", "CSV with a header line, as `export` writes it, after an Id column"),
             .init("file", "a FILE column: the open file each transaction comes from (several files open)"),
         ],
         examples: ["ls", "ls starbucks --limit 10", "ls --file --limit 5", "ls tag:trip date:2025 --sort amount", "ls --reverse --limit 20",
@@ -45,6 +46,16 @@ extension Commands {
             for (i, row) in rows.enumerated() {
                 if i % 512 == 0 { try inv.session.checkInterrupted() }
                 inv.out.line(Export.json(ledger.transaction(row)))
+            }
+            try inv.session.checkInterrupted()
+            inv.session.selection = rows
+            return
+        }
+        if inv.flag("csv") {
+            inv.out.line("Id," + Export.csvHeader)
+            for (i, row) in rows.enumerated() {
+                if i % 512 == 0 { try inv.session.checkInterrupted() }
+                inv.out.line(String(row + 1) + "," + Render.csvLine(ledger.transaction(row)))
             }
             try inv.session.checkInterrupted()
             inv.session.selection = rows

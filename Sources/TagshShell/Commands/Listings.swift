@@ -11,7 +11,7 @@ extension Commands {
             `tags rename OLD NEW` renames a tag on every transaction, merging into NEW where it exists already; \
             `tags delete NAME` removes a tag from every transaction. Each is one undo step.
             """,
-        options: [.init("json", "one JSON object per tag")],
+        options: [.init("json", "one JSON object per tag"), .init("csv", "CSV with a header line")],
         examples: ["tags", "tags trip", "tags '/^trip[/:]/'", "tags rename cofee coffee", "tags delete old-tag"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
@@ -42,6 +42,11 @@ extension Commands {
             for id in ids { inv.out.line("{\"tag\": \(Export.jsonString(ledger.tags[id])), \"count\": \(counts[Int(id)])}") }
             return
         }
+        if inv.flag("csv") {
+            inv.out.line("tag,count")
+            for id in ids { inv.out.line(Render.csvField(ledger.tags[id]) + "," + String(counts[Int(id)])) }
+            return
+        }
         let r = Render(ledger: ledger, style: inv.out.style)
         var table = Table([.init(header: "TAG", shrinkable: true, minWidth: 10), .init(header: "COUNT", alignRight: true)])
         for id in ids { table.add([.init(TextSafety.sanitize(ledger.tags[id]), paint: { _ in r.tagChip(ledger.tags[id]) }), .init(String(counts[Int(id)]))]) }
@@ -51,8 +56,15 @@ extension Commands {
     static let merchants = Command(
         name: "merchants", group: .exploring, forms: [[.optional([.query])]],
         summary: "list merchants of the matching transactions with counts and totals",
-        options: [.init("json", "one JSON object per merchant")],
-        examples: ["merchants", "merchants date:2025 amt:>100"]
+        details: """
+            Lists the merchants most used first, with their count and net total. `--limit N` shows the first N \
+            and folds the rest into one `(N others)` row, so the counts and totals still add up.
+            """,
+        options: [
+            .init("limit", .integer("N", 1...Int.max), "show N merchants and fold the rest into one row"),
+            .init("json", "one JSON object per merchant"), .init("csv", "CSV with a header line: one line per merchant and currency"),
+        ],
+        examples: ["merchants", "merchants date:2025 amt:>100", "merchants --limit 5"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         let rows = inv.rows(matching: try inv.query(), in: ledger).rows
@@ -61,10 +73,29 @@ extension Commands {
             if i % 4096 == 0 { try inv.session.checkInterrupted() }
             groups.add(key: Int(ledger.merchant[row]), row: row, ledger: ledger)
         }
-        let order = groups.keys.sorted { (groups[$0].count, ledger.merchants[UInt32($1)]) > (groups[$1].count, ledger.merchants[UInt32($0)]) }
+        var order: [Int?] = groups.keys.sorted { (groups[$0].count, ledger.merchants[UInt32($1)]) > (groups[$1].count, ledger.merchants[UInt32($0)]) }
+        var others = Groups.Group()
+        var folded = 0
+        if let limit = inv.intValue("limit"), order.count > limit {
+            for case let k? in order[limit...] { others.add(groups[k]) }
+            folded = order.count - limit
+            order = Array(order.prefix(limit)) + [nil]
+        }
+        func group(_ k: Int?) -> Groups.Group { k.map { groups[$0] } ?? others }
         if inv.flag("json") || inv.session.jsonOutput {
             for k in order {
-                inv.out.line("{\"merchant\": \(Export.jsonString(ledger.merchants[UInt32(k)])), \"count\": \(groups[k].count), \"total\": \(groups[k].totalsJSON(ledger))}")
+                let name = k.map { Export.jsonString(ledger.merchants[UInt32($0)]) } ?? "null, \"others\": \(folded)"
+                inv.out.line("{\"merchant\": \(name), \"count\": \(group(k).count), \"total\": \(group(k).totalsJSON(ledger))}")
+            }
+            return
+        }
+        if inv.flag("csv") {
+            inv.out.line("merchant,count,currency,total")
+            for k in order {
+                let name = Render.csvField(k.map { ledger.merchants[UInt32($0)] } ?? "(\(folded) others)")
+                for e in group(k).totals.entries {
+                    inv.out.line("\(name),\(group(k).count),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)")
+                }
             }
             return
         }
@@ -74,7 +105,8 @@ extension Commands {
             .init(header: "TOTAL", alignRight: true),
         ])
         for k in order {
-            table.add([.init(TextSafety.sanitize(ledger.merchants[UInt32(k)])), .init(String(groups[k].count)), .init(groups[k].totalsText(ledger, scales: scales))])
+            table.add([.init(k.map { TextSafety.sanitize(ledger.merchants[UInt32($0)]) } ?? "(\(folded) others)"), .init(String(group(k).count)),
+                       .init(group(k).totalsText(ledger, scales: scales))])
         }
         try table.write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
     }
@@ -82,7 +114,7 @@ extension Commands {
     static let categories = Command(
         name: "categories", group: .exploring, forms: [[]],
         summary: "list categories, default and custom, with counts, colours and icons",
-        options: [.init("json", "one JSON object per category")],
+        options: [.init("json", "one JSON object per category"), .init("csv", "CSV with a header line")],
         examples: ["categories"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
@@ -94,6 +126,16 @@ extension Commands {
                 let c = ledger.categories[id]
                 inv.out.line("{\"category\": \(Export.jsonString(c.name)), \"default\": \(c.isDefault), \"count\": \(counts[Int(id)]), \"color\": \(c.color.map { Export.jsonString($0.description) } ?? "null"), \"icon\": \(c.icon.map { Export.jsonString(String($0)) } ?? "null")}")
             }
+            return
+        }
+        if inv.flag("csv") {
+            inv.out.line("category,kind,count,color,icon")
+            for id in ledger.categories.liveIDs {
+                let c = ledger.categories[id]
+                inv.out.line([c.name, c.isDefault ? "default" : "custom", String(counts[Int(id)]), c.color?.description ?? "", c.icon.map { String($0) } ?? ""]
+                    .map { Render.csvField($0) }.joined(separator: ","))
+            }
+            inv.out.line(",," + String(counts[0]) + ",,")
             return
         }
         let r = Render(ledger: ledger, style: inv.out.style)
@@ -114,7 +156,7 @@ extension Commands {
     static let intents = Command(
         name: "intents", group: .exploring, forms: [[]],
         summary: "list the four intents with their marks, counts and totals",
-        options: [.init("json", "one JSON object per intent")],
+        options: [.init("json", "one JSON object per intent"), .init("csv", "CSV with a header line: one line per intent and currency")],
         examples: ["intents"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
@@ -126,6 +168,16 @@ extension Commands {
             for k in keys {
                 let name = Intent(rawValue: UInt8(k)).map { Export.jsonString($0.description) } ?? "null"
                 inv.out.line("{\"intent\": \(name), \"count\": \(groups[k].count), \"total\": \(groups[k].totalsJSON(ledger))}")
+            }
+            return
+        }
+        if inv.flag("csv") {
+            inv.out.line("intent,count,currency,total")
+            for k in keys {
+                let name = Intent(rawValue: UInt8(k))?.description ?? ""
+                let g = groups[k]
+                if g.totals.entries.isEmpty { inv.out.line("\(name),0,,0") }
+                for e in g.totals.entries { inv.out.line("\(name),\(g.count),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)") }
             }
             return
         }
@@ -197,17 +249,28 @@ func textPattern(_ w: Word) throws(ShellError) -> TextPattern {
 struct Groups {
     struct Group {
         var count = 0
+        /// The net total per currency.
         var totals = AmountTotals()
+        /// Money in (positive amounts) and out (negative ones), per currency.
+        var inflow = AmountTotals()
+        var outflow = AmountTotals()
 
-        func totalsText(_ ledger: Ledger, scales: [UInt8]) -> String {
-            totals.entries.map {
-                Render.amount($0.amount, currency: ledger.currencies[$0.currency], minimumScale: scales[Int($0.currency)])
-            }.joined(separator: ", ")
+        mutating func add(_ amount: Amount, currency: UInt32) {
+            count += 1
+            totals.add(amount, currency: currency)
+            if amount.isNegative { outflow.add(amount, currency: currency) } else { inflow.add(amount, currency: currency) }
         }
 
-        func totalsJSON(_ ledger: Ledger) -> String {
-            "{" + totals.entries.map { Export.jsonString(ledger.currencies[$0.currency]) + ": \"\($0.amount)\"" }.joined(separator: ", ") + "}"
+        mutating func add(_ other: Group) {
+            count += other.count
+            for e in other.totals.entries { totals.add(e.amount, currency: e.currency) }
+            for e in other.inflow.entries { inflow.add(e.amount, currency: e.currency) }
+            for e in other.outflow.entries { outflow.add(e.amount, currency: e.currency) }
         }
+
+        func totalsText(_ ledger: Ledger, scales: [UInt8]) -> String { Groups.text(totals, ledger, scales: scales) }
+
+        func totalsJSON(_ ledger: Ledger) -> String { Groups.json(totals, ledger) }
     }
 
     private var index: [Int: Int] = [:]
@@ -222,9 +285,20 @@ struct Groups {
             groups.append(Group())
             keys.append(key)
         }
-        groups[i].count += 1
-        groups[i].totals.add(ledger.amount(row), currency: ledger.currency[row])
+        groups[i].add(ledger.amount(row), currency: ledger.currency[row])
     }
 
     subscript(key: Int) -> Group { index[key].map { groups[$0] } ?? Group() }
+
+    /// `-1,234.50 EUR, 12.00 USD`; empty when there is nothing.
+    static func text(_ totals: AmountTotals, _ ledger: Ledger, scales: [UInt8]) -> String {
+        totals.entries.map {
+            Render.amount($0.amount, currency: ledger.currencies[$0.currency], minimumScale: scales[Int($0.currency)])
+        }.joined(separator: ", ")
+    }
+
+    /// `{"EUR": "-1234.50"}`: exact decimal strings by currency.
+    static func json(_ totals: AmountTotals, _ ledger: Ledger) -> String {
+        "{" + totals.entries.map { Export.jsonString(ledger.currencies[$0.currency]) + ": \"\($0.amount)\"" }.joined(separator: ", ") + "}"
+    }
 }

@@ -1,3 +1,4 @@
+import TagshFormats
 import TagshModel
 import TagshQuery
 import TagshRules
@@ -75,7 +76,11 @@ extension Commands {
             only what the earlier one matches and does nothing the earlier one does not), and transactions on \
             which two rules set different values.
             """,
-        examples: ["rules", "rules check"]
+        options: [
+            .init("json", "one JSON object per rule: name, query, actions and matches"),
+            .init("csv", "CSV with a header line: rule, matches, query, actions"),
+        ],
+        examples: ["rules", "rules check", "rules --json"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         let session = inv.session
@@ -85,6 +90,20 @@ extension Commands {
             return
         }
         try inv.expectAtMost(0)
+        let json = inv.flag("json") || session.jsonOutput, csv = inv.flag("csv")
+        if json || csv {
+            if csv { inv.out.line("rule,matches,query,actions") }
+            for rule in session.rules {
+                let n = inv.rows(matching: rule.query, in: ledger).count
+                let actions = rule.actions.map(\.description)
+                if csv {
+                    inv.out.line([rule.name, String(n), rule.queryText, actions.joined(separator: ", ")].map { Render.csvField($0) }.joined(separator: ","))
+                } else {
+                    inv.out.line("{\"rule\": \(Export.jsonString(rule.name)), \"matches\": \(n), \"query\": \(Export.jsonString(rule.queryText)), \"actions\": [\(actions.map(Export.jsonString).joined(separator: ", "))]}")
+                }
+            }
+            return
+        }
         if session.rules.isEmpty {
             inv.out.line("no rules yet: `rule NAME QUERY => ACTIONS` defines one")
             return

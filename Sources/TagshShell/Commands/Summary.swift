@@ -4,93 +4,412 @@ import TagshQuery
 
 extension Commands {
     static let summary = Command(
-        name: "summary", group: .exploring, forms: [[.optional([.query]), .optional([.keyword("by"), .choice(["category", "intent", "tag", "merchant", "month"])])]],
+        name: "summary", group: .exploring,
+        forms: [[.optional([.query]), .optional([.keyword("by"), .choice(Dimension.names)]), .optional([.keyword("by"), .choice(Dimension.names)])]],
         summary: "totals of the matching transactions by a field, with a bar chart",
         details: """
             Groups the matching transactions (by category unless told otherwise) and prints each group's \
-            count and total with a horizontal bar proportional to the total's size. By tag, a transaction \
-            counts once in each of its tags. Months are listed in date order, other groups largest first. \
-            Ctrl-C stops a long summary (it says `interrupted`).
+            count, money in (IN), money out (OUT) and the net of the two (NET), with a bar: `█` for money \
+            out and `░` for money in, on one scale for every row. By tag, a transaction counts once in each \
+            of its tags. Periods (year, quarter, month, week, day) are listed in date order, other groups \
+            largest first; weeks are ISO 8601 weeks, Monday to Sunday, named like `2025-W03`.
+            
+            Two dimensions (`by category by month`) make a table: a row for each value of the first, a \
+            column for each value of the second, holding the net total. Columns that do not fit the width \
+            are folded into one: the earliest periods into `(N earlier)`, other values into `(N others)`.
+            
+            `--depth N` rolls tags and categories up to their first N levels (`trip/rome` and `trip/lisbon` \
+            into `trip` with `--depth 1`; levels are separated by `/` or `:`, as in `Food:Groceries`). \
+            `--limit N` keeps the first N rows and folds the rest into one `(N others)` row (by a period: \
+            the latest N, and `(N earlier)`), so the total still adds up. `--trend` adds a sparkline per row: its net total in each month of the matched \
+            range, scaled to the row's largest month. With several currencies, bars and sparklines measure the \
+            first one seen. Ctrl-C stops a long summary (it says `interrupted`).
             """,
-        options: [.init("json", "one JSON object per group")],
-        examples: ["summary", "summary date:2025 by month", "summary tag:trip by tag", "summary amt:<0 by merchant"]
+        options: [
+            .init("depth", .integer("N", 1...99), "roll tags and categories up to their first N levels"),
+            .init("limit", .integer("N", 1...Int.max), "show N rows and fold the rest into one"),
+            .init("trend", "add a sparkline of each row's monthly totals"),
+            .init("json", "one JSON object per group (per cell with two dimensions)"),
+            .init("csv", "CSV with a header line: one line per group and currency"),
+        ],
+        examples: ["summary", "summary date:2025 by month", "summary tag:trip by tag --depth 1", "summary amt:<0 by merchant --limit 5",
+                   "summary by category by quarter", "summary date:2025-03 by week", "summary -cat:Income by category --trend"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         var words = inv.words
-        var by = "category"
-        if let i = words.firstIndex(where: { $0.text.lowercased() == "by" && !$0.isQuoted }) {
+        var dimensions: [Dimension] = []
+        while let i = words.firstIndex(where: { $0.text.lowercased() == "by" && !$0.isQuoted }) {
             guard i + 1 < words.count else {
-                throw .usage("'by' needs a field: category, intent, tag, merchant or month", span: words[i].span)
+                throw .usage("'by' needs a field: \(Dimension.names.joined(separator: ", "))", span: words[i].span)
             }
             let w = words[i + 1]
-            by = w.text.lowercased()
-            guard ["category", "intent", "tag", "merchant", "month"].contains(by) else {
-                throw .usage("cannot summarise by '\(w.text)': use category, intent, tag, merchant or month", span: w.span)
+            guard let d = Dimension(rawValue: w.text.lowercased()) else {
+                throw .usage("cannot summarise by '\(w.text)': use \(Dimension.names.joined(separator: ", "))", span: w.span)
             }
+            guard dimensions.count < 2 else { throw .usage("summary takes at most two dimensions", span: words[i].span) }
+            guard !dimensions.contains(d) else { throw .usage("'by \(d.rawValue)' twice", span: w.span) }
+            dimensions.append(d)
             words.removeSubrange(i...(i + 1))
         }
+        if dimensions.isEmpty { dimensions = [.category] }
+        if let depth = inv.values["depth"], !dimensions.contains(where: { $0 == .tag || $0 == .category }) {
+            throw .usage("--depth rolls up tags and categories: use it with `by tag` or `by category`", span: depth.span)
+        }
         let rows = inv.rows(matching: try inv.query(words), in: ledger).rows
-        var groups = Groups()
-        var all = Groups.Group()
-        for (i, row) in rows.enumerated() {
-            if i % 4096 == 0 { try inv.session.checkInterrupted() }
-            all.count += 1
-            all.totals.add(ledger.amount(row), currency: ledger.currency[row])
-            switch by {
-            case "intent": groups.add(key: Int(ledger.intent[row]), row: row, ledger: ledger)
-            case "merchant": groups.add(key: Int(ledger.merchant[row]), row: row, ledger: ledger)
-            case "month":
-                let (y, m, _) = ledger.day(row).components
-                groups.add(key: y * 12 + m - 1, row: row, ledger: ledger)
-            case "tag":
-                let set = ledger.tagSets[ledger.tagSet[row]]
-                if set.isEmpty { groups.add(key: 0, row: row, ledger: ledger) }
-                for t in set { groups.add(key: Int(t), row: row, ledger: ledger) }
-            default: groups.add(key: Int(ledger.category[row]), row: row, ledger: ledger)
-            }
-        }
-        let s = inv.out.style
-        let r = Render(ledger: ledger, style: s)
-        func label(_ k: Int) -> (String, Color?) {
-            switch by {
-            case "intent": return Intent(rawValue: UInt8(k)).map { ($0.description, $0.color) } ?? ("(none)", nil)
-            case "merchant": return (TextSafety.sanitize(ledger.merchants[UInt32(k)]), nil)
-            case "month": return (String(k / 12) + "-" + (k % 12 + 1 < 10 ? "0" : "") + String(k % 12 + 1), nil)
-            case "tag": return k == 0 ? ("(none)", nil) : (TextSafety.sanitize(ledger.tags[UInt32(k)]), nil)
-            default: return k == 0 ? ("(none)", nil) : (r.category(UInt32(k)).plain, ledger.categories[UInt32(k)].color)
-            }
-        }
-        func magnitude(_ k: Int) -> Int128 {
-            guard let first = groups[k].totals.entries.first else { return 0 }
-            let v = first.amount.units(atScale: 18)
-            return v < 0 ? -v : v
-        }
-        let keys = by == "month" ? groups.keys.sorted() : groups.keys.sorted { (magnitude($0), $1) > (magnitude($1), $0) }
+        let report = try SummaryReport(ledger: ledger, rows: rows, dimensions: dimensions, depth: inv.intValue("depth"),
+                                       limit: inv.intValue("limit"), trend: inv.flag("trend"), session: inv.session)
         if inv.flag("json") || inv.session.jsonOutput {
-            for k in keys {
-                inv.out.line("{\"\(by)\": \(Export.jsonString(label(k).0)), \"count\": \(groups[k].count), \"total\": \(groups[k].totalsJSON(ledger))}")
+            for line in report.json() { inv.out.line(line) }
+        } else if inv.flag("csv") {
+            for line in report.csv() { inv.out.line(line) }
+        } else {
+            try report.table(width: inv.session.tableWidth, style: inv.out.style).write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
+        }
+    }
+}
+
+/// How the rows of a ledger fall into the groups of one dimension: keys, and their names.
+struct Grouping {
+    let dimension: Dimension
+    /// Rolled-up names of tags and categories; key `i + 1` is `names[i]`, key 0 is none.
+    private var names: [String] = []
+    private var shown: [String] = []
+    private var colors: [Color?] = []
+    /// Category id → key.
+    private var categoryKey: [Int] = []
+    /// Tag set id → its keys, each once.
+    private var tagSetKeys: [[Int]] = []
+
+    init(_ dimension: Dimension, ledger: Ledger, depth: Int?) {
+        self.dimension = dimension
+        var index: [String: Int] = [:]
+        func key(_ name: String, shown: String, color: Color?) -> Int {
+            let rolled = Hierarchy.rollUp(name, depth: depth)
+            if let k = index[rolled.lowercased()] { return k }
+            names.append(rolled)
+            self.shown.append(rolled == name ? shown : TextSafety.sanitize(rolled))
+            colors.append(color)
+            index[rolled.lowercased()] = names.count
+            return names.count
+        }
+        switch dimension {
+        case .category:
+            let r = Render(ledger: ledger, style: .plain)
+            categoryKey = [0] + ledger.categories.ids.map { id in
+                let c = ledger.categories[id]
+                return key(c.name, shown: r.category(id).plain, color: c.color)
             }
-            return
+        case .tag:
+            var tagKey = [Int](repeating: 0, count: Int(ledger.tags.count) + 1)
+            for id in ledger.tags.ids { tagKey[Int(id)] = key(ledger.tags[id], shown: TextSafety.sanitize(ledger.tags[id]), color: nil) }
+            tagSetKeys = (0..<ledger.tagSets.count).map { s in
+                var keys: [Int] = []
+                for t in ledger.tagSets[UInt32(s)] where !keys.contains(tagKey[Int(t)]) { keys.append(tagKey[Int(t)]) }
+                return keys.isEmpty ? [0] : keys
+            }
+        default: break
         }
-        var table = Table([
-            .init(header: by.uppercased(), shrinkable: true, minWidth: 10), .init(header: "COUNT", alignRight: true),
-            .init(header: "TOTAL", alignRight: true), .init(header: ""),
-        ])
-        for k in keys {
-            let (name, color) = label(k)
-            table.add([.init(name, paint: { s.paint($0, color) }), .init(String(groups[k].count)), .init(groups[k].totalsText(ledger, scales: r.scales)), .init("")])
+    }
+
+    /// Calls `body` with each key of `row` (a transaction has several by tag).
+    @inline(__always)
+    func forEachKey(_ row: Int, _ ledger: Ledger, _ body: (Int) -> Void) {
+        switch dimension {
+        case .category: body(categoryKey[Int(ledger.category[row])])
+        case .tag: for k in tagSetKeys[Int(ledger.tagSet[row])] { body(k) }
+        case .intent: body(Int(ledger.intent[row]))
+        case .merchant: body(Int(ledger.merchant[row]))
+        case .account: body(Int(ledger.account[row]))
+        case .year, .quarter, .month, .week, .day: body(Period.key(dimension, ledger.day(row)))
         }
-        table.add([.init("total"), .init(String(all.count)), .init(all.totalsText(ledger, scales: r.scales)), .init("")])
-        // Bars take the width left beside the other columns.
-        let widths = table.widths(fitting: inv.session.tableWidth.map { $0 - 12 })
-        let used = widths.dropLast().reduce(0, +) + 6
-        let barWidth = max(10, min(40, (inv.session.tableWidth ?? 80) - used - 2))
-        let biggest = keys.map(magnitude).max() ?? 0
-        for (i, k) in keys.enumerated() {
-            let bar = Summary.bar(magnitude(k), of: biggest, width: barWidth)
-            table.rows[i][3] = .init(bar, paint: { s.paint($0, label(k).1 ?? .named(.cyan)) })
+    }
+
+    /// The key's name as data (for JSON and CSV); nil for none.
+    func name(_ key: Int, _ ledger: Ledger) -> String? {
+        switch dimension {
+        case .category, .tag: return key == 0 ? nil : names[key - 1]
+        case .intent: return Intent(rawValue: UInt8(key))?.description
+        case .merchant: return ledger.merchants[UInt32(key)]
+        case .account: return key == 0 ? nil : ledger.accounts[UInt32(key)]
+        case .year, .quarter, .month, .week, .day: return Period.label(dimension, key)
         }
-        try table.write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
+    }
+
+    /// The key's name for the terminal, and its colour.
+    func label(_ key: Int, _ ledger: Ledger) -> (String, Color?) {
+        switch dimension {
+        case .category, .tag: return key == 0 ? ("(none)", nil) : (shown[key - 1], colors[key - 1])
+        case .intent: return Intent(rawValue: UInt8(key)).map { ($0.description, $0.color) } ?? ("(none)", nil)
+        default: return (name(key, ledger).map(TextSafety.sanitize) ?? "(none)", nil)
+        }
+    }
+}
+
+/// The groups of a `summary`, ordered and folded, ready to print as a table, JSON or CSV.
+struct SummaryReport {
+    /// One row: a group of the first dimension, or the rows folded past `--limit`.
+    struct Line {
+        var key: Int?
+        var folded = 0
+        var group = Groups.Group()
+        var byColumn: [Int: Groups.Group] = [:]
+        var byMonth: [Int: Groups.Group] = [:]
+
+        mutating func add(_ other: Line) {
+            folded += other.folded == 0 ? 1 : other.folded
+            group.add(other.group)
+            for (k, g) in other.byColumn { byColumn[k, default: .init()].add(g) }
+            for (k, g) in other.byMonth { byMonth[k, default: .init()].add(g) }
+        }
+    }
+
+    let ledger: Ledger
+    let groupings: [Grouping]
+    var lines: [Line] = []
+    var all = Line()
+    /// The second dimension's keys in order, and their totals.
+    var columns: [Int] = []
+    var columnTotals: [Int: Groups.Group] = [:]
+    /// The months of the trend, when asked for.
+    var months: [Int]?
+    let scales: [UInt8]
+
+    init(ledger: Ledger, rows: [Int], dimensions: [Dimension], depth: Int?, limit: Int?, trend: Bool, session: Session) throws(ShellError) {
+        self.ledger = ledger
+        groupings = dimensions.map { Grouping($0, ledger: ledger, depth: depth) }
+        scales = Render.displayScales(ledger)
+        var byKey: [Int: Line] = [:]
+        let first = groupings[0], second = groupings.count > 1 ? groupings[1] : nil
+        for (i, row) in rows.enumerated() {
+            if i % 4096 == 0 { try session.checkInterrupted() }
+            let amount = ledger.amount(row), currency = ledger.currency[row]
+            all.group.add(amount, currency: currency)
+            let month = trend ? Period.key(.month, ledger.day(row)) : 0
+            if trend { all.byMonth[month, default: .init()].add(amount, currency: currency) }
+            if let second {
+                second.forEachKey(row, ledger) { k2 in columnTotals[k2, default: .init()].add(amount, currency: currency) }
+            }
+            first.forEachKey(row, ledger) { k in
+                byKey[k, default: Line(key: k)].group.add(amount, currency: currency)
+                if trend { byKey[k, default: Line(key: k)].byMonth[month, default: .init()].add(amount, currency: currency) }
+                if let second {
+                    second.forEachKey(row, ledger) { k2 in byKey[k, default: Line(key: k)].byColumn[k2, default: .init()].add(amount, currency: currency) }
+                }
+            }
+        }
+        let main = all.group.totals.entries.first?.currency
+        lines = Array(byKey.values)
+        SummaryReport.order(&lines, period: first.dimension.isPeriod) { main.map($0.group.totals.magnitude(of:)) ?? 0 }
+        columns = Array(columnTotals.keys)
+        if let second {
+            var cols = columns.map { Line(key: $0, group: columnTotals[$0] ?? .init()) }
+            SummaryReport.order(&cols, period: second.dimension.isPeriod) { main.map($0.group.totals.magnitude(of:)) ?? 0 }
+            columns = cols.compactMap(\.key)
+        }
+        if let limit, lines.count > limit {
+            // Periods keep the latest and fold the earlier ones; other groups keep the largest.
+            var others = Line()
+            let period = first.dimension.isPeriod
+            for l in period ? lines.dropLast(limit) : lines[limit...] { others.add(l) }
+            lines = period ? [others] + lines.suffix(limit) : Array(lines.prefix(limit)) + [others]
+        }
+        if trend, let lo = all.byMonth.keys.min(), let hi = all.byMonth.keys.max() { months = Array(lo...hi) }
+    }
+
+    /// Periods in date order; other groups largest first (by the size of their net total), ties by key.
+    static func order(_ lines: inout [Line], period: Bool, size: (Line) -> Int128) {
+        if period { lines.sort { ($0.key ?? 0) < ($1.key ?? 0) }; return }
+        let sizes = Dictionary(uniqueKeysWithValues: lines.map { ($0.key ?? 0, size($0)) })
+        lines.sort { (sizes[$0.key ?? 0] ?? 0, $1.key ?? 0) > (sizes[$1.key ?? 0] ?? 0, $0.key ?? 0) }
+    }
+
+    private var mainCurrency: UInt32? { all.group.totals.entries.first?.currency }
+
+    private func label(_ line: Line) -> (String, Color?) {
+        if let k = line.key { return groupings[0].label(k, ledger) }
+        return ("(\(line.folded) \(groupings[0].dimension.isPeriod ? "earlier" : "others"))", nil)
+    }
+
+    // MARK: JSON and CSV
+
+    func json() -> [String] {
+        let d1 = groupings[0].dimension.rawValue
+        func head(_ line: Line) -> String {
+            if let k = line.key { return "\"\(d1)\": " + (groupings[0].name(k, ledger).map(Export.jsonString) ?? "null") }
+            return "\"\(d1)\": null, \"\(groupings[0].dimension.isPeriod ? "earlier" : "others")\": \(line.folded)"
+        }
+        func body(_ g: Groups.Group) -> String {
+            "\"count\": \(g.count), \"inflow\": \(Groups.json(g.inflow, ledger)), \"outflow\": \(Groups.json(g.outflow, ledger)), \"total\": \(Groups.json(g.totals, ledger))"
+        }
+        guard groupings.count > 1 else { return lines.map { "{" + head($0) + ", " + body($0.group) + "}" } }
+        let d2 = groupings[1].dimension.rawValue
+        return lines.flatMap { line in
+            columns.compactMap { k2 in
+                line.byColumn[k2].map { "{" + head(line) + ", \"\(d2)\": " + (groupings[1].name(k2, ledger).map(Export.jsonString) ?? "null") + ", " + body($0) + "}" }
+            }
+        }
+    }
+
+    func csv() -> [String] {
+        func name(_ g: Grouping, _ key: Int?, _ folded: Int) -> String {
+            Render.csvField(key.map { g.name($0, ledger) ?? "" } ?? "(\(folded) \(g.dimension.isPeriod ? "earlier" : "others"))")
+        }
+        func amounts(_ g: Groups.Group) -> [String] {
+            g.totals.entries.map { e in
+                let inflow = g.inflow.entries.first { $0.currency == e.currency }?.amount ?? .zero
+                let outflow = g.outflow.entries.first { $0.currency == e.currency }?.amount ?? .zero
+                return [String(g.count), Render.csvField(ledger.currencies[e.currency]), inflow.description, outflow.description, e.amount.description]
+                    .joined(separator: ",")
+            }
+        }
+        let names = groupings.map(\.dimension.rawValue).joined(separator: ",")
+        var out = [names + ",count,currency,inflow,outflow,net"]
+        for line in lines {
+            let n1 = name(groupings[0], line.key, line.folded)
+            if groupings.count == 1 {
+                out += amounts(line.group).map { n1 + "," + $0 }
+            } else {
+                for k2 in columns { if let g = line.byColumn[k2] { out += amounts(g).map { n1 + "," + name(groupings[1], k2, 0) + "," + $0 } } }
+            }
+        }
+        return out
+    }
+
+    // MARK: Table
+
+    func table(width: Int?, style: Style) -> Table {
+        groupings.count > 1 ? crossTable(width: width, style: style) : flowTable(width: width, style: style)
+    }
+
+    /// One row per group: count, in, out, net, an optional trend and a bar of money out and in.
+    /// When the width is short, the bar goes first, then IN and OUT, then the trend; names are cut last.
+    private func flowTable(width: Int?, style s: Style) -> Table {
+        enum Part { case label, count, inflow, outflow, net, trend, bar }
+        let all = lines + [self.all]
+        let labels = lines.map(label) + [("total", nil)]
+        func text(_ part: Part, _ i: Int) -> String {
+            let g = all[i].group
+            switch part {
+            case .label: return labels[i].0
+            case .count: return String(g.count)
+            case .inflow: return Groups.text(g.inflow, ledger, scales: scales)
+            case .outflow: return Groups.text(g.outflow, ledger, scales: scales)
+            case .net: return Groups.text(g.totals, ledger, scales: scales)
+            case .trend:
+                guard let months, let main = mainCurrency, !all[i].byMonth.isEmpty else { return "" }
+                return Sparkline.render(months.map { all[i].byMonth[$0]?.totals.units(of: main) ?? 0 })
+            case .bar: return ""
+            }
+        }
+        let headers: [Part: String] = [.label: groupings[0].dimension.rawValue.uppercased(), .count: "COUNT", .inflow: "IN", .outflow: "OUT", .net: "NET", .trend: "TREND", .bar: ""]
+        func natural(_ part: Part) -> Int { ([headers[part] ?? ""] + all.indices.map { text(part, $0) }).map(TextSafety.displayWidth).max() ?? 0 }
+        let labelNeed = min(natural(.label), max(10, TextSafety.displayWidth(headers[.label] ?? "")))
+        var parts: [Part] = [.label, .count, .net]
+        var used = natural(.label) + natural(.count) + natural(.net) + 4
+        let room = width ?? Int.max
+        // The trend, IN and OUT, then the bar, each if it fits (names may be cut down to `labelNeed` for them).
+        func fits(_ extra: Int) -> Bool { used - (natural(.label) - labelNeed) + extra <= room }
+        // The trend was asked for, so it goes before IN and OUT.
+        if months != nil, fits(natural(.trend) + 2) { parts.append(.trend); used += natural(.trend) + 2 }
+        if fits(natural(.inflow) + natural(.outflow) + 4) {
+            parts.insert(contentsOf: [.inflow, .outflow], at: 2)
+            used += natural(.inflow) + natural(.outflow) + 4
+        }
+        let barWidth = min(40, (width ?? 80) - used - 3)
+        if mainCurrency != nil, barWidth >= 8 || width == nil { parts.append(.bar) }
+        var table = Table(parts.map { p in
+            .init(header: headers[p] ?? "", alignRight: [.count, .inflow, .outflow, .net].contains(p), shrinkable: p == .label, minWidth: labelNeed)
+        })
+        for i in all.indices {
+            table.add(parts.map { p in
+                switch p {
+                case .label: return .init(text(p, i), paint: labels[i].1.map { color in { s.paint($0, color) } })
+                case .trend: return .init(text(p, i), paint: { s.paint($0, .named(.cyan)) })
+                default: return .init(text(p, i))
+                }
+            })
+        }
+        guard parts.last == .bar, let main = mainCurrency else { return table }
+        let flows = lines.map { ($0.group.outflow.magnitude(of: main), $0.group.inflow.magnitude(of: main)) }
+        let biggest = flows.map { $0.0 + $0.1 }.max() ?? 0
+        for (i, (out, inn)) in flows.enumerated() {
+            let (outBar, inBar) = Summary.bars(out: out, in: inn, of: biggest, width: max(8, barWidth))
+            let color = labels[i].1 ?? .named(.red)
+            table.rows[i][parts.count - 1] = .init(outBar + inBar, paint: { text in
+                // The cut text keeps the out part first; colour each part.
+                let o = String(text.prefix(outBar.count)), n = String(text.dropFirst(outBar.count))
+                return (o.isEmpty ? "" : s.paint(o, color)) + (n.isEmpty ? "" : s.green(n))
+            })
+        }
+        return table
+    }
+
+    /// One row per value of the first dimension and one column per value of the second, holding net totals.
+    private func crossTable(width: Int?, style s: Style) -> Table {
+        let single = all.group.totals.entries.count <= 1
+        func text(_ g: Groups.Group?) -> String {
+            guard let g else { return "" }
+            if single, let e = g.totals.entries.first { return e.amount.formatted(grouping: true, minimumScale: scales[Int(e.currency)]) }
+            return Groups.text(g.totals, ledger, scales: scales)
+        }
+        let currency = single ? all.group.totals.entries.first.map { " (" + TextSafety.sanitize(ledger.currencies[$0.currency]) + ")" } ?? "" : ""
+        let header = groupings[0].dimension.rawValue.uppercased() + currency
+        let labels = lines.map(label) + [("total", nil)]
+        let labelWidth = min(24, labels.map { TextSafety.displayWidth($0.0) }.max().map { max($0, TextSafety.displayWidth(header)) } ?? 10)
+        let totalCells = (lines.map(\.group) + [all.group]).map(text)
+        let totalWidth = max(5, totalCells.map(TextSafety.displayWidth).max() ?? 0)
+        // Fold columns one at a time until the table fits: the earliest periods, or the smallest values.
+        let period = groupings[1].dimension.isPeriod
+        func columnWidth(_ header: String, _ cells: [String]) -> Int { max(TextSafety.displayWidth(header), cells.map(TextSafety.displayWidth).max() ?? 0) }
+        func columnCells(_ k: Int) -> [String] { (lines.map { $0.byColumn[k] } + [columnTotals[k]]).map(text) }
+        var shown = columns
+        var folded: [Int] = []
+        var foldedGroups = [Groups.Group?](repeating: nil, count: lines.count + 1)
+        func fold(_ k: Int) {
+            folded.append(k)
+            for (i, g) in (lines.map { $0.byColumn[k] } + [columnTotals[k]]).enumerated() {
+                if let g { foldedGroups[i] = foldedGroups[i] ?? .init(); foldedGroups[i]?.add(g) }
+            }
+        }
+        func foldOne() { fold(period ? shown.removeFirst() : shown.removeLast()) }
+        func foldedHeader() -> String { "(\(folded.count) \(period ? "earlier" : "others"))" }
+        if let width {
+            // A column takes at least 3 cells and a gap: fold at once what could never fit.
+            let room = width - labelWidth - totalWidth - 4
+            while shown.count > max(0, room / 5) { foldOne() }
+            let widths = Dictionary(uniqueKeysWithValues: shown.map { ($0, columnWidth(groupings[1].label($0, ledger).0, columnCells($0)) + 2) })
+            while !shown.isEmpty {
+                var used = labelWidth + 2 + totalWidth + shown.reduce(0) { $0 + (widths[$1] ?? 0) }
+                if !folded.isEmpty { used += columnWidth(foldedHeader(), foldedGroups.map(text)) + 2 }
+                if used <= width { break }
+                foldOne()
+            }
+        }
+        var cols: [Table.Column] = [.init(header: header, shrinkable: true, minWidth: 10)]
+        var cells: [[String]] = []
+        if period && !folded.isEmpty { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(foldedGroups.map(text)) }
+        for k in shown { cols.append(.init(header: groupings[1].label(k, ledger).0, alignRight: true)); cells.append(columnCells(k)) }
+        if !period && !folded.isEmpty { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(foldedGroups.map(text)) }
+        cols.append(.init(header: "TOTAL", alignRight: true))
+        cells.append(totalCells)
+        var table = Table(cols)
+        for (r, l) in labels.enumerated() {
+            table.add([.init(l.0, paint: l.1.map { color in { s.paint($0, color) } })] + cells.map { .init($0[r]) })
+        }
+        return table
+    }
+}
+
+extension AmountTotals {
+    /// The total in `currency` at scale 18 (zero when there is none).
+    func units(of currency: UInt32) -> Int128 {
+        entries.first { $0.currency == currency }?.amount.units(atScale: Amount.maxScale) ?? 0
+    }
+
+    /// The size of the total in `currency`, whatever its sign.
+    func magnitude(of currency: UInt32) -> Int128 {
+        let v = units(of: currency)
+        return v < 0 ? -v : v
     }
 }
 
@@ -102,5 +421,15 @@ enum Summary {
         let blocks = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
         let full = String(repeating: "█", count: eighths / 8) + blocks[eighths % 8]
         return full.isEmpty ? "▏" : full
+    }
+
+    /// Money out as a solid bar and money in as a shaded one after it, both on the scale `max`.
+    static func bars(out: Int128, in inflow: Int128, of max: Int128, width: Int) -> (String, String) {
+        guard max > 0 else { return ("", "") }
+        let outBar = bar(out, of: max, width: width)
+        guard inflow > 0 else { return (outBar, "") }
+        // The two parts together are as long as the whole flow's bar, so rounding never makes a row too long.
+        let whole = Int(((out + inflow) * Int128(width) + max / 2) / max)
+        return (outBar, String(repeating: "░", count: Swift.max(1, whole - outBar.count)))
     }
 }

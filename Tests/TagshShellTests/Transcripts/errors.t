@@ -67,7 +67,7 @@ error: --sort takes date, amount or merchant, not 'size'
   ls --sort size
             ^^^^
 $ ls --color
-error: unknown option --color for ls (options: --limit --sort --reverse --json --file)
+error: unknown option --color for ls (options: --limit --sort --reverse --json --csv --file)
   ls --color
      ^^^^^^^
 $ show
@@ -117,11 +117,11 @@ error: color takes auto, always or never
   set color purple
             ^^^^^^
 $ summary by
-error: 'by' needs a field: category, intent, tag, merchant or month
+error: 'by' needs a field: year, quarter, month, week, day, category, intent, tag, merchant, account
   summary by
           ^^
 $ summary by colour
-error: cannot summarise by 'colour': use category, intent, tag, merchant or month
+error: cannot summarise by 'colour': use year, quarter, month, week, day, category, intent, tag, merchant, account
   summary by colour
              ^^^^^^
 $ info extra

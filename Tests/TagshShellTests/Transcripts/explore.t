@@ -181,77 +181,77 @@ $ intents --json
 {"intent": "unexpected", "count": 2, "total": {"EUR": "-726.30"}}
 {"intent": null, "count": 418, "total": {"EUR": "60215.04"}}
 $ summary
-CATEGORY       COUNT           TOTAL
-Income            22   72,400.00 EUR  ████████████████████████████████████████
-Housing           22  -25,300.00 EUR  ██████████████
-(none)           312   -9,238.29 EUR  █████▏
-Travel             4   -1,798.20 EUR  █
-Groceries         34   -1,554.82 EUR  ▉
-Bills             21   -1,549.92 EUR  ▉
-Transport         17     -762.19 EUR  ▍
-Shopping          12     -759.57 EUR  ▍
-Food              29     -678.19 EUR  ▍
-Health            16     -647.08 EUR  ▍
-Transfer           5     -500.00 EUR  ▎
-Entertainment     27     -491.50 EUR  ▎
-Other              4     -400.00 EUR  ▎
-Coffee            17      -82.30 EUR  ▏
-total            542   28,637.94 EUR
+CATEGORY       COUNT             IN             OUT             NET
+Income            22  72,400.00 EUR                   72,400.00 EUR  ░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░
+Housing           22                 -25,300.00 EUR  -25,300.00 EUR  ██████████▌
+(none)           312     523.99 EUR   -9,762.28 EUR   -9,238.29 EUR  ████░
+Travel             4                  -1,798.20 EUR   -1,798.20 EUR  ▊
+Groceries         34                  -1,554.82 EUR   -1,554.82 EUR  ▋
+Bills             21                  -1,549.92 EUR   -1,549.92 EUR  ▋
+Transport         17                    -762.19 EUR     -762.19 EUR  ▍
+Shopping          12      84.94 EUR     -844.51 EUR     -759.57 EUR  ▍░
+Food              29                    -678.19 EUR     -678.19 EUR  ▎
+Health            16                    -647.08 EUR     -647.08 EUR  ▎
+Transfer           5   1,500.00 EUR   -2,000.00 EUR     -500.00 EUR  ▉░
+Entertainment     27                    -491.50 EUR     -491.50 EUR  ▎
+Other              4                    -400.00 EUR     -400.00 EUR  ▏
+Coffee            17                     -82.30 EUR      -82.30 EUR  ▏
+total            542  74,508.93 EUR  -45,870.99 EUR   28,637.94 EUR
 $ summary tag:coffee by merchant
-MERCHANT            COUNT        TOTAL
-STARBUCKS 1234         29  -123.20 EUR  ████████████████████████████████████████
-STARBUCKS 0567         15   -65.40 EUR  █████████████████████▎
-BLUE BOTTLE COFFEE      8   -45.50 EUR  ██████████████▊
-CAFE EINSTEIN           3   -14.00 EUR  ████▌
-total                  55  -248.10 EUR
+MERCHANT            COUNT  IN          OUT          NET
+STARBUCKS 1234         29      -123.20 EUR  -123.20 EUR  ████████████████████████████████████████
+STARBUCKS 0567         15       -65.40 EUR   -65.40 EUR  █████████████████████▎
+BLUE BOTTLE COFFEE      8       -45.50 EUR   -45.50 EUR  ██████████████▊
+CAFE EINSTEIN           3       -14.00 EUR   -14.00 EUR  ████▌
+total                  55      -248.10 EUR  -248.10 EUR
 $ summary date:2025 by month
-MONTH    COUNT          TOTAL
-2025-01     25   1,264.33 EUR  ██████████████████████████████▊
-2025-02     25   1,385.80 EUR  █████████████████████████████████▊
-2025-03     26     966.76 EUR  ███████████████████████▌
-2025-04     31     423.22 EUR  ██████████▎
-2025-05     32   1,169.37 EUR  ████████████████████████████▌
-2025-06     22   1,257.59 EUR  ██████████████████████████████▋
-2025-07     21   1,460.64 EUR  ███████████████████████████████████▌
-2025-08     25   1,375.24 EUR  █████████████████████████████████▌
-2025-09     23   1,079.12 EUR  ██████████████████████████▎
-2025-10     26   1,445.23 EUR  ███████████████████████████████████▏
-2025-11     24   1,249.47 EUR  ██████████████████████████████▍
-2025-12     18   1,644.70 EUR  ████████████████████████████████████████
-total      298  14,721.47 EUR
+MONTH    COUNT             IN             OUT            NET
+2025-01     25   3,200.00 EUR   -1,935.67 EUR   1,264.33 EUR  ██████████▋░░░░░░░░░░░░░░░░░
+2025-02     25   3,200.00 EUR   -1,814.20 EUR   1,385.80 EUR  █████████▉░░░░░░░░░░░░░░░░░
+2025-03     26   3,700.00 EUR   -2,733.24 EUR     966.76 EUR  ███████████████░░░░░░░░░░░░░░░░░░░░
+2025-04     31   3,259.95 EUR   -2,836.73 EUR     423.22 EUR  ███████████████▌░░░░░░░░░░░░░░░░░
+2025-05     32   3,200.00 EUR   -2,030.63 EUR   1,169.37 EUR  ███████████▏░░░░░░░░░░░░░░░░░
+2025-06     22   3,200.00 EUR   -1,942.41 EUR   1,257.59 EUR  ██████████▋░░░░░░░░░░░░░░░░░
+2025-07     21   3,200.00 EUR   -1,739.36 EUR   1,460.64 EUR  █████████▌░░░░░░░░░░░░░░░░░
+2025-08     25   3,200.00 EUR   -1,824.76 EUR   1,375.24 EUR  ██████████░░░░░░░░░░░░░░░░░░
+2025-09     23   3,224.99 EUR   -2,145.87 EUR   1,079.12 EUR  ███████████▊░░░░░░░░░░░░░░░░░
+2025-10     26   3,200.00 EUR   -1,754.77 EUR   1,445.23 EUR  █████████▋░░░░░░░░░░░░░░░░░
+2025-11     24   3,200.00 EUR   -1,950.53 EUR   1,249.47 EUR  ██████████▋░░░░░░░░░░░░░░░░░
+2025-12     18   4,200.00 EUR   -2,555.30 EUR   1,644.70 EUR  ██████████████░░░░░░░░░░░░░░░░░░░░░░░
+total      298  39,984.94 EUR  -25,263.47 EUR  14,721.47 EUR
 $ summary by intent
-INTENT      COUNT           TOTAL
-(none)        418   60,215.04 EUR  ████████████████████████████████████████
-need           62  -27,335.48 EUR  ██████████████████▏
-want           53   -3,322.07 EUR  ██▎
-unexpected      2     -726.30 EUR  ▌
-culture         7     -193.25 EUR  ▏
-total         542   28,637.94 EUR
+INTENT      COUNT             IN             OUT             NET
+(none)        418  74,508.93 EUR  -14,293.89 EUR   60,215.04 EUR  █████▎░░░░░░░░░░░░░░░░░░░░░░░░░░░
+need           62                 -27,335.48 EUR  -27,335.48 EUR  ██████████▏
+want           53                  -3,322.07 EUR   -3,322.07 EUR  █▎
+unexpected      2                    -726.30 EUR     -726.30 EUR  ▎
+culture         7                    -193.25 EUR     -193.25 EUR  ▏
+total         542  74,508.93 EUR  -45,870.99 EUR   28,637.94 EUR
 $ summary by tag tag:trip
-TAG          COUNT          TOTAL
-trip/rome       11  -1,286.40 EUR  ████████████████████████████████████████
-trip/lisbon     11  -1,014.80 EUR  ███████████████████████████████▌
-total           22  -2,301.20 EUR
+TAG          COUNT  IN            OUT            NET
+trip/rome       11      -1,286.40 EUR  -1,286.40 EUR  ████████████████████████████████████████
+trip/lisbon     11      -1,014.80 EUR  -1,014.80 EUR  ███████████████████████████████▌
+total           22      -2,301.20 EUR  -2,301.20 EUR
 $ summary cat:Housing by month --json
-{"month": "2025-01", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-02", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-03", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-04", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-05", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-06", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-07", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-08", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-09", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-10", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-11", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2025-12", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-01", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-02", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-03", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-04", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-05", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-06", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-07", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-08", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-09", "count": 1, "total": {"EUR": "-1150.00"}}
-{"month": "2026-10", "count": 1, "total": {"EUR": "-1150.00"}}
+{"month": "2025-01", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-02", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-03", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-04", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-05", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-06", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-07", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-08", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-09", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-10", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-11", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2025-12", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-01", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-02", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-03", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-04", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-05", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-06", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-07", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-08", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-09", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}
+{"month": "2026-10", "count": 1, "inflow": {}, "outflow": {"EUR": "-1150.00"}, "total": {"EUR": "-1150.00"}}

@@ -52,10 +52,10 @@ ID  DATE        MERCHANT    AMOUNT  I  CATEGORY  TAGS
  2  2024-04-02  LIDL        -23.05
 (2 transactions)
 $ summary by merchant
-MERCHANT    COUNT   TOTAL
-LIDL            1  -23.05  ████████████████████████████████████████
-UBER *TRIP      1  -18.40  ███████████████████████████████▉
-total           2  -41.45
+MERCHANT    COUNT  IN     OUT     NET
+LIDL            1      -23.05  -23.05  ████████████████████████████████████████
+UBER *TRIP      1      -18.40  -18.40  ███████████████████████████████▉
+total           2      -41.45  -41.45
 $ open quoted.csv
 opened quoted.csv: 3 transactions
 $ ls

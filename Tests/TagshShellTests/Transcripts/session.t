@@ -40,6 +40,7 @@ Exploring
   categories  list categories, default and custom, with counts, colours and icons
   intents     list the four intents with their marks, counts and totals
   summary     totals of the matching transactions by a field, with a bar chart
+  chart       chart the matching transactions' net total over time, a bar per period
 
 Annotating
   tag         add and remove tags on transactions, in one step
@@ -79,7 +80,7 @@ Ctrl-C clears the line, or stops a long command (it says `interrupted` and chang
 `COMMAND > FILE` writes a command's output to FILE (`>>` appends), `COMMAND | SHELL-COMMAND` pipes it; `# ...` after a space is a comment.
 At the prompt, output longer than the screen goes through $PAGER (default less -RFX; `set pager off`).
 $ help ls
-usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json] [--file]
+usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json] [--csv] [--file]
 aliases: list
 
 list matching transactions in a table; sets the selection @
@@ -96,6 +97,7 @@ options:
   --sort date|amount|merchant  order by date (the default; ties in file order), amount or merchant
   --reverse                    the other way round: newest, largest or last first
   --json                       one JSON object per transaction
+  --csv                        CSV with a header line, as `export` writes it, after an Id column
   --file                       a FILE column: the open file each transaction comes from (several files open)
 
 examples:
@@ -118,7 +120,7 @@ quit ends the script at once.
 examples:
   quit
 $ help query
-Queries select transactions for ls, count, select, merchants and summary.
+Queries select transactions for ls, count, select, merchants, summary and chart.
 
   WORD, desc:WORD, payee:WORD, merchant:WORD
       the merchant contains WORD (case-insensitive); all alone is every transaction
