@@ -2,7 +2,7 @@ import TagshModel
 
 /// A field that `summary` and `chart` group transactions by.
 enum Dimension: String, CaseIterable, Sendable {
-    case year, quarter, month, week, day, category, intent, tag, merchant, account
+    case year, quarter, month, week, day, category, intent, tag, merchant, account, file
 
     /// The dimensions that are periods of time, listed in date order.
     static let periods: [Dimension] = [.year, .quarter, .month, .week, .day]

@@ -48,6 +48,10 @@ struct MonthlyLoopTests {
         sink.reset()
         s.execute("info")
         #expect(sink.out.contains("savings.csv (2 transactions, ids 4-5)"), "\(sink.out)")
+        sink.reset()
+        s.execute("summary by file --csv")
+        #expect(sink.out.contains("savings.csv,2,,501.20,0,501.20"), "\(sink.out)")
+        #expect(sink.out.contains("card.csv,1,,0,-12.00,-12.00"), "\(sink.out)")
         // Undo works across files; save writes only the files that changed.
         s.execute("tag 6 +online")
         s.execute("tag 1 +coffee")

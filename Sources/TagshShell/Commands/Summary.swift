@@ -12,7 +12,8 @@ extension Commands {
             count, money in (IN), money out (OUT) and the net of the two (NET), with a bar: `█` for money \
             out and `░` for money in, on one scale for every row. By tag, a transaction counts once in each \
             of its tags. Periods (year, quarter, month, week, day) are listed in date order, other groups \
-            largest first; weeks are ISO 8601 weeks, Monday to Sunday, named like `2025-W03`.
+            largest first; weeks are ISO 8601 weeks, Monday to Sunday, named like `2025-W03`. `by file` groups by \
+            the open file each transaction comes from (several files open as one session).
             
             Two dimensions (`by category by month`) make a table: a row for each value of the first, a \
             column for each value of the second, holding the net total. Columns that do not fit the width \
@@ -79,9 +80,12 @@ struct Grouping {
     private var categoryKey: [Int] = []
     /// Tag set id → its keys, each once.
     private var tagSetKeys: [[Int]] = []
+    /// By file: the open files' names and each row's id into them.
+    private var files: (values: StringTable, ids: [UInt32])?
 
-    init(_ dimension: Dimension, ledger: Ledger, depth: Int?) {
+    init(_ dimension: Dimension, ledger: Ledger, depth: Int?, files: (values: StringTable, ids: [UInt32])? = nil) {
         self.dimension = dimension
+        self.files = files
         var index: [String: Int] = [:]
         func key(_ name: String, shown: String, color: Color?) -> Int {
             let rolled = Hierarchy.rollUp(name, depth: depth)
@@ -120,6 +124,7 @@ struct Grouping {
         case .intent: body(Int(ledger.intent[row]))
         case .merchant: body(Int(ledger.merchant[row]))
         case .account: body(Int(ledger.account[row]))
+        case .file: body(files.map { row < $0.ids.count ? Int($0.ids[row]) : 0 } ?? 0)
         case .year, .quarter, .month, .week, .day: body(Period.key(dimension, ledger.day(row)))
         }
     }
@@ -131,6 +136,7 @@ struct Grouping {
         case .intent: return Intent(rawValue: UInt8(key))?.description
         case .merchant: return ledger.merchants[UInt32(key)]
         case .account: return key == 0 ? nil : ledger.accounts[UInt32(key)]
+        case .file: return key == 0 ? nil : files?.values[UInt32(key)]
         case .year, .quarter, .month, .week, .day: return Period.label(dimension, key)
         }
     }
@@ -176,7 +182,8 @@ struct SummaryReport {
 
     init(ledger: Ledger, rows: [Int], dimensions: [Dimension], depth: Int?, limit: Int?, trend: Bool, session: Session) throws(ShellError) {
         self.ledger = ledger
-        groupings = dimensions.map { Grouping($0, ledger: ledger, depth: depth) }
+        let files = dimensions.contains(.file) ? session.fileValues() : nil
+        groupings = dimensions.map { Grouping($0, ledger: ledger, depth: depth, files: files) }
         scales = Render.displayScales(ledger)
         var byKey: [Int: Line] = [:]
         let first = groupings[0], second = groupings.count > 1 ? groupings[1] : nil

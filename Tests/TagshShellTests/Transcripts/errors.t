@@ -117,11 +117,11 @@ error: color takes auto, always or never
   set color purple
             ^^^^^^
 $ summary by
-error: 'by' needs a field: year, quarter, month, week, day, category, intent, tag, merchant, account
+error: 'by' needs a field: year, quarter, month, week, day, category, intent, tag, merchant, account, file
   summary by
           ^^
 $ summary by colour
-error: cannot summarise by 'colour': use year, quarter, month, week, day, category, intent, tag, merchant, account
+error: cannot summarise by 'colour': use year, quarter, month, week, day, category, intent, tag, merchant, account, file
   summary by colour
              ^^^^^^
 $ info extra
