@@ -160,3 +160,16 @@ extension Query {
     /// The column name `file:NAME` tests: the name of the file each transaction comes from.
     public static let fileColumn = "\u{1}file"
 }
+
+extension Query {
+    /// The category names the query tests by name (lower case), for checking that they exist.
+    public var categoryNames: [String] {
+        switch self {
+        case .all: []
+        case .term(.category(.named(let name))): [name]
+        case .term: []
+        case .and(let p), .or(let p): p.flatMap(\.categoryNames)
+        case .not(let q): q.categoryNames
+        }
+    }
+}

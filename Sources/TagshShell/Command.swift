@@ -215,7 +215,19 @@ public struct Invocation {
     /// The query made of every positional word (empty = everything).
     public func query(_ words: [Word]? = nil) throws(ShellError) -> Query {
         let q: Query
-        do throws(QueryError) { q = try QueryParser.parse(words ?? self.words) } catch { throw .query(error) }
+        do throws(QueryError) { q = try QueryParser.parse(words ?? self.words, today: session.today()) } catch { throw .query(error) }
+        // A category that does not exist matches nothing by construction: say so rather than count 0.
+        if let ledger = session.ledger {
+            for name in q.categoryNames where ledger.categories.id(of: name) == nil {
+                let known = ledger.categories.liveIDs.map { ledger.categories[$0].name }
+                let close = known.first { $0.lowercased().hasPrefix(name) }
+                    ?? known.min { editDistance($0.lowercased(), name) < editDistance($1.lowercased(), name) }
+                        .flatMap { editDistance($0.lowercased(), name) <= max(2, name.count / 2) ? $0 : nil }
+                let at = (words ?? self.words).first { $0.text.lowercased().contains(name) && $0.text.lowercased().contains("cat") }
+                throw .usage("there is no category '\(TextSafety.sanitize(name))'"
+                             + (close.map { ": did you mean '\(TextSafety.sanitize($0))'?" } ?? " (`categories` lists them)"), span: at?.span)
+            }
+        }
         for name in q.columnNames where !session.files.contains(where: { $0.document.columnIndex(named: name) != nil }) {
             let headers = session.files.compactMap { f -> [String]? in
                 if case .csv(let l) = f.document.layout { return l.header }

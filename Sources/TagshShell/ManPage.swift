@@ -98,6 +98,8 @@ public enum ManPage {
         }
         out += ".SH QUERIES\n"
         for (term, meaning) in HelpText.queryTerms { out += ".TP\n.B \(roff(term))\n\(roff(meaning))\n" }
+        out += ".PP\nWhere tagsh differs from hledger, on purpose:\n"
+        for (what, why) in HelpText.hledgerDifferences { out += ".TP\n.B \(roff(what))\n\(roff(why))\n" }
         out += """
             .SH FORMATS
             tagsh opens a CSV export, an hledger or ledger journal, or a beancount file.

@@ -113,6 +113,8 @@ public final class Session {
     public var terminalWidth: () -> Int? = { nil }
     /// Whether Ctrl-C was pressed since the command began.
     public var interrupted: () -> Bool = { false }
+    /// Today, for relative dates in queries (`date:lastmonth`); `TAGSH_TODAY=YYYY-MM-DD` fixes it, as hledger's --today does.
+    public var today: () -> Day = { .today }
     /// The time a step is stamped with, in seconds since 1970 (tests fix it).
     public var clock: () -> Int = { Int(time(nil)) }
     /// Listing commands print JSON (the `--json` command-line option).

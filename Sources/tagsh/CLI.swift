@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import TagshFormats
+import TagshModel
 import TagshShell
 import TagshTerminal
 
@@ -97,6 +98,13 @@ struct TagshCLI: ParsableCommand {
         let session = Session(sink: sink, colorWhenAuto: stdoutIsTTY && (env["NO_COLOR"] ?? "").isEmpty)
         session.trueColor = ["truecolor", "24bit"].contains(env["COLORTERM"] ?? "")
         session.jsonOutput = json
+        if let fixed = env["TAGSH_TODAY"], !fixed.isEmpty {
+            guard let day = DateFormat.ymd.parse(fixed) else {
+                sink.error("tagsh: TAGSH_TODAY takes a date YYYY-MM-DD, not '\(fixed)'\n")
+                return 2
+            }
+            session.today = { day }
+        }
         session.sourcesSidecar = !noInit
         let configFolder: String?
         if let config = env["XDG_CONFIG_HOME"], config.hasPrefix("/") {

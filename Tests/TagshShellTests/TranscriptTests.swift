@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TagshModel
 @testable import TagshShell
 
 /// Held by every test that changes the process's working folder (suites run in parallel).
@@ -62,6 +63,8 @@ struct TranscriptTests {
         session.settings.width = 100
         // A fixed clock: what review says of time and rate must not depend on how fast the machine is.
         session.clock = { 1_790_000_000 }
+        // And a fixed today, for relative dates (`date:lastmonth`): the demo's last day.
+        session.today = { Day(year: 2026, month: 6, day: 30)! }
         try DemoLedger.csv.write(to: work.appendingPathComponent("demo.csv"), atomically: true, encoding: .utf8)
         var actual = ""
         var seenCommand = false

@@ -77,6 +77,38 @@ $ count starbucks -tag:coffee
 10
 $ count starbucks or cafe
 68
+$ count date:thismonth
+26
+$ count date:lastmonth
+22
+$ count date:'last 30 days'
+26
+$ count date:2026q2
+76
+$ count date:thisyear
+244
+$ count cat:food,groceries
+63
+$ count cat:food or cat:groceries
+63
+$ count tag:coffee,trip
+77
+$ count intent:want,need
+115
+$ count note:none
+530
+$ count note:any
+12
+$ count all
+542
+$ count cat:grocery
+error: there is no category 'grocery': did you mean 'Groceries'?
+  count cat:grocery
+        ^^^^^^^^^^^
+$ count cat:nosuch
+error: there is no category 'nosuch' (`categories` lists them)
+  count cat:nosuch
+        ^^^^^^^^^^
 $ count (starbucks or cafe) date:2026
 30
 $ count -(tag:any or cat:none)

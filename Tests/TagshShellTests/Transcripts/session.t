@@ -160,6 +160,16 @@ Queries select transactions for ls, count, select, merchants, summary and chart.
       terms side by side are ANDed; or; parentheses group
 
 Quote a term that has spaces or backslashes: desc:"WHOLE FOODS", 'desc:/^uber\b/'.
+
+Where tagsh differs from hledger, on purpose:
+  - desc:WORD: a plain word is a case-insensitive substring, not a regular expression; write desc:/REGEX/ for one (hledger's desc:starbucks|aldi is desc:/starbucks|aldi/)
+  - payee:: the same as desc: (a bank export has one description; hledger's payee is the part before |)
+  - cat:, intent:: tagsh's own annotations, which hledger does not have; cat: names a category, not an account (acct: does)
+  - comma lists: tag:a,b, cat:a,b and intent:a,b mean either; text keys (desc:, note:, acct:) keep commas as text
+  - tag:none, note:none, cat:none: no tag, no note, no category; tag:any and note:any, some
+  - a category that does not exist: an error with a suggestion, not a silent 0
+  - date:'last 30 days': the last N days up to today; hledger 1.25 has no such period
+  - all: every transaction, in a query as in a target
 $ open sidecar.csv
 opened sidecar.csv: 1 transaction
 $ set
