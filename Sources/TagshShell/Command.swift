@@ -201,6 +201,8 @@ public struct Invocation {
     public var quit = false
     /// The line as it should be replayed (with `@` replaced by ids); nil: the line itself.
     public var replayLine: String?
+    /// Said after the command's summary (a TARGET `@` that was a listing cut by --limit).
+    public var afterNote: String?
 
     public var out: Printer { session.printer }
 
@@ -281,6 +283,16 @@ public enum ShellError: Error, Sendable {
     case failed(String)
     /// Ctrl-C stopped a long command; it changed nothing.
     case interrupted
+
+    /// The same error with its caret moved `offset` characters right (a query read from inside a `{QUERY}` target).
+    func shifted(by offset: Int) -> ShellError {
+        func move(_ r: Range<Int>?) -> Range<Int>? { r.map { ($0.lowerBound + offset)..<($0.upperBound + offset) } }
+        switch self {
+        case .usage(let m, let span): return .usage(m, span: move(span))
+        case .query(var q): q.span = move(q.span) ?? q.span; return .query(q)
+        default: return self
+        }
+    }
 
     /// The exit status this failure gives from the command line (sysexits.h).
     public var exitStatus: Int32 {

@@ -64,7 +64,7 @@ enum Grammar {
     }
 
     static func looksLikeTarget(_ word: String) -> Bool {
-        word == "@" || word.lowercased() == "all" || word.first?.isNumber == true
+        word == "@" || word.lowercased() == "all" || word.first?.isNumber == true || word.hasPrefix("{")
     }
 
     /// Whether a form takes exactly these words (optional parts left out, greedy parts taking any number).
@@ -167,7 +167,10 @@ public struct Completer {
             var c: [String]
             switch e.parameter {
             case .keyword(let k): c = current.isEmpty ? [] : matching(current, [k])
-            case .target, .value, .rest, .actions, .optional: c = []
+            case .target:
+                // `{QUERY}`: the query's first term completes as a query term does.
+                c = current.hasPrefix("{") ? queryTerm(String(current.dropFirst()), d).map { "{" + $0 } : []
+            case .value, .rest, .actions, .optional: c = []
             case .tagEdits:
                 if current.hasPrefix("+") {
                     c = matching(String(current.dropFirst()), d.tags).map { "+" + $0 }

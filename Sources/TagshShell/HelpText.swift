@@ -14,6 +14,7 @@ enum HelpText {
         out += "Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.\n"
         out += "`COMMAND > FILE` writes a command's output to FILE (`>>` appends), `COMMAND | SHELL-COMMAND` pipes it; `# ...` after a space is a comment.\n"
         out += "At the prompt, output longer than the screen goes through $PAGER (default less -RFX; `set pager off`).\n"
+        out += "As in psql: \\q quits, \\? is help, \\h COMMAND is help COMMAND, \\e is edit, \\o FILE sends the output to FILE (\\o alone ends it).\n"
         return out
     }
 

@@ -93,7 +93,9 @@ public final class Session {
         return nil
     }
     /// The current selection `@`: rows listed by the last `ls` or `select`.
-    public var selection: [Int]? { didSet { generation += 1 } }
+    public var selection: [Int]? { didSet { generation += 1; selectionLimited = nil } }
+    /// When `@` is a listing cut by --limit: its query, how many it showed and how many the query matched.
+    var selectionLimited: (query: String, shown: Int, total: Int)?
     public internal(set) var settings = Settings() { didSet { updateStyle() } }
 
     /// Sets a display preference (colour, width): not a change to the ledger, so not an undo step.
@@ -390,8 +392,37 @@ public final class Session {
 
     /// Runs one line. Errors are printed to the error stream, with a caret
     /// under the offending words and, from a file, `FILE:LINE:` in front.
+    /// psql's backslash commands: `\q` quits, `\?` is help, `\h COMMAND` is help COMMAND, `\e` is edit;
+    /// `\o FILE` is handled by `execute`. Other lines are returned as they are.
+    static func expandingBackslash(_ line: String) -> String {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.hasPrefix("\\") else { return line }
+        let word = trimmed.prefix { $0 != " " && $0 != "\t" }
+        let rest = trimmed.dropFirst(word.count)
+        switch word {
+        case "\\q": return "quit" + rest
+        case "\\?": return "help" + rest
+        case "\\h": return "help" + rest
+        case "\\e": return "edit" + rest
+        default: return line
+        }
+    }
+
+    /// Where `\o FILE` sends every command's output (psql's \o); nil: the screen.
+    public internal(set) var outputFile: String?
+
     @discardableResult
-    public func execute(_ line: String, origin: (file: String, line: Int)? = nil) -> Status {
+    public func execute(_ typed: String, origin: (file: String, line: Int)? = nil) -> Status {
+        let line = Session.expandingBackslash(typed)
+        if let o = Session.outputCommand(line) {
+            do throws(ShellError) {
+                try setOutput(o)
+                return .ok
+            } catch {
+                report(error, line: line, origin: origin)
+                return .failed(error.exitStatus)
+            }
+        }
         if sourceStack.isEmpty, loading == nil, origin == nil, capturedErrors == nil,
            let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first, first != "edit", first != "\\e" {
             lastCommandLine = line
@@ -404,26 +435,57 @@ public final class Session {
         }
     }
 
+    /// `\o` and `\o FILE`: the file, or "" for the screen; nil when the line is something else.
+    static func outputCommand(_ line: String) -> String? {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        guard trimmed == "\\o" || trimmed.hasPrefix("\\o ") || trimmed.hasPrefix("\\o\t") else { return nil }
+        return String(trimmed.dropFirst(2)).trimmingCharacters(in: " \t")
+    }
+
+    /// Starts (with a file) or ends (with "") sending every command's output to a file; the file starts empty.
+    func setOutput(_ path: String) throws(ShellError) {
+        guard !path.isEmpty else {
+            if let outputFile { printer.note("output goes to the screen again (it went to \(TextSafety.sanitize(outputFile)))") }
+            outputFile = nil
+            return
+        }
+        var name = path
+        if let words = try? Lexer.words(in: path), words.count == 1 { name = words[0].text }
+        do throws(FileError) {
+            if FileIO.isSpecial(name) { try FileIO.writeInPlace([], to: name) } else { try FileIO.writeAtomically([], to: name) }
+        } catch {
+            throw .file(error)
+        }
+        outputFile = name
+        printer.note("output goes to \(TextSafety.sanitize(name)) until `\\o` alone")
+    }
+
     func report(_ error: ShellError, line: String, origin: (file: String, line: Int)?) {
         let d = error.diagnostic(line: line)
         (capturedErrors ?? sink).write(DiagnosticRenderer.render(d, style: style, origin: origin), to: .err)
     }
 
     func run(_ line: String) throws(ShellError) -> Status {
-        let words: [Word]
-        do throws(Lexer.Problem) { words = try Lexer.words(in: line) } catch { throw .lexer(error) }
-        guard let first = words.first, !first.raw.hasPrefix("#") else { return .ok } // empty, or a comment line
+        let lexed: [Word]
+        do throws(Lexer.Problem) { lexed = try Lexer.words(in: line) } catch { throw .lexer(error) }
+        guard let first = lexed.first, !first.raw.hasPrefix("#") else { return .ok } // empty, or a comment line
         guard let command = registry.command(named: first.text) else {
             throw .unknownCommand(first.text, span: first.span, suggestion: registry.suggestion(for: first.text))
         }
+        let words = try Session.joiningBraces(lexed, line: line)
         // Undo steps and the journal keep the command without a trailing comment.
         let chars = Array(line)
         let effective = words.last.map { String(chars[..<min(chars.count, $0.span.upperBound)]) } ?? line
-        let (commandWords, redirection) = try Redirection.split(words, line: effective)
-        let commandLine = redirection?.pipe == nil ? effective
+        let (commandWords, typedRedirection) = try Redirection.split(words, line: effective)
+        let commandLine = typedRedirection?.pipe == nil ? effective
             : String(chars[..<min(chars.count, commandWords.last?.span.upperBound ?? 0)])
         var invocation = try parseOptions(Array(commandWords.dropFirst()), for: command, line: commandLine, nameWord: first)
         if command.name != discardWarned { discardWarned = nil }
+        var redirection = typedRedirection
+        if redirection == nil, let outputFile, !Session.unpaged.contains(command.name) {
+            // `\o FILE`: every command's output goes to FILE until `\o` alone.
+            redirection = Redirection(path: outputFile, append: true)
+        }
         if let redirection {
             let capture = CaptureSink(errors: sink)
             redirect = capture
@@ -434,7 +496,7 @@ public final class Session {
             // At the prompt, output longer than the screen goes through the pager.
             let capture = CaptureSink(errors: sink)
             paging = capture
-            do {
+            do throws(ShellError) {
                 try command.run(&invocation)
             } catch {
                 // A failed or interrupted command shows what it printed as it is.
@@ -457,6 +519,26 @@ public final class Session {
             do throws(FileError) { try record.append(line) } catch { throw .file(error) }
         }
         return invocation.quit ? .quit : .ok
+    }
+
+    /// `{uber eats}` typed as words: one word holding the query as typed, braces included (a TARGET).
+    static func joiningBraces(_ words: [Word], line: String) throws(ShellError) -> [Word] {
+        guard words.contains(where: { $0.raw.hasPrefix("{") }) else { return words }
+        let chars = Array(line)
+        var out: [Word] = []
+        var i = 0
+        while i < words.count {
+            let w = words[i]
+            guard w.raw.hasPrefix("{") else { out.append(w); i += 1; continue }
+            var j = i
+            while j < words.count && !words[j].raw.hasSuffix("}") { j += 1 }
+            guard j < words.count else { throw .usage("a { has no closing }: a TARGET query is {QUERY}", span: w.span) }
+            let span = w.span.lowerBound..<words[j].span.upperBound
+            let text = String(chars[span])
+            out.append(Word(text: text, raw: text, span: span))
+            i = j + 1
+        }
+        return out
     }
 
     /// Takes the declared `--options` out of the words; `--` ends options.

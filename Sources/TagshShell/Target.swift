@@ -2,7 +2,8 @@ import TagshModel
 import TagshQuery
 
 /// The TARGET syntax, shared by annotating commands and completion: an id
-/// (`412`), a list with ranges (`412,415,420-430`), `@` (the selection) or `all`.
+/// (`412`), a list with ranges (`412,415,420-430`), `@` (the selection), `all`,
+/// or `{QUERY}`: every transaction the query matches (the braces are one word).
 enum TargetSyntax {
     enum Problem: Error, Equatable {
         case noSelection
@@ -36,11 +37,33 @@ enum TargetSyntax {
 extension Invocation {
     /// The rows a TARGET word names (see `TargetSyntax`), or an error pointing at the word.
     mutating func target(_ w: Word, in ledger: Ledger) throws(ShellError) -> [Int] {
+        if w.text.hasPrefix("{") && w.text.hasSuffix("}") && w.text.count >= 2 && !w.isQuoted {
+            // `{QUERY}`: every transaction the query matches.
+            let inner = String(w.text.dropFirst().dropLast())
+            let words: [Word]
+            do throws(Lexer.Problem) { words = try Lexer.words(in: inner) } catch { throw .usage("\(w.text) is not a query", span: w.span) }
+            guard !words.isEmpty else { throw .usage("{} holds no query: write {QUERY}, e.g. {uber eats} or {tag:none amt:<0}", span: w.span) }
+            let query: Query
+            do throws(ShellError) { query = try self.query(words) } catch {
+                // The error points into the braces: shift its caret by where the query starts in the line.
+                throw error.shifted(by: w.span.lowerBound + 1)
+            }
+            let rows = self.rows(matching: query, in: ledger).rows
+            guard !rows.isEmpty else { throw .usage("\(w.text) matches no transaction", span: w.span) }
+            // The recovery journal replays the ids the query matched then.
+            replayLine = Self.replacing(w.span, in: line, with: idRanges(rows))
+            return rows
+        }
         switch TargetSyntax.rows(w.text, count: ledger.count, selection: session.selection) {
         case .success(let rows):
             if w.text == "@" {
                 // Scripts and the recovery journal get the ids, so they replay without the selection.
                 replayLine = Self.replacing(w.span, in: line, with: idRanges(rows))
+                if let limited = session.selectionLimited {
+                    let rest = Array(line)[w.span.upperBound...]
+                    afterNote = "@ is what the last listing showed: \(limited.shown) of the \(limited.total) transactions its query matches; "
+                        + "`\(nameWord.text) {\(limited.query)}\(String(rest))` would take all \(limited.total)"
+                }
             }
             return rows
         case .failure(.noSelection):
@@ -48,7 +71,7 @@ extension Invocation {
         case .failure(.emptySelection):
             throw .usage("the selection @ is empty: the last ls or select matched nothing", span: w.span)
         case .failure(.malformed):
-            throw .usage("'\(w.text)' is not a target: use an id (412), a list and ranges (412,415,420-430), @ or all", span: w.span)
+            throw .usage("'\(w.text)' is not a target: use an id (412), a list and ranges (412,415,420-430), @, all or {QUERY}", span: w.span)
         case .failure(.outOfRange(let bad)):
             throw .usage("no transaction \(bad): ids run from 1 to \(ledger.count)", span: w.span)
         }

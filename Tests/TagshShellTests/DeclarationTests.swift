@@ -28,7 +28,7 @@ struct DeclarationTests {
     @Test(arguments: examples)
     func everyExampleFitsTheDeclaredForms(_ name: String, _ example: String) throws {
         let command = try #require(CommandRegistry.standard.command(named: name))
-        var words = try Lexer.words(in: example).map(\.text).dropFirst().map { $0 }
+        var words = try Session.joiningBraces(Lexer.words(in: example), line: example).map(\.text).dropFirst().map { $0 }
         if let cut = words.firstIndex(of: ">") { words = Array(words[..<cut]) } // a redirection is not the command's
         var positional: [String] = []
         var skip = false

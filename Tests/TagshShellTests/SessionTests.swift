@@ -236,6 +236,8 @@ struct CompletionTests {
                   "history", "import", "include", "info", "intent", "intents", "ls", "merchants", "note", "open", "preview", "quit", "record",
                   "recover", "redo", "review", "rule", "rules", "save", "select", "set", "show", "source", "suggest", "summary", "tag", "tags",
                   "transfers", "undo"]),
+        // a TARGET query: its first term completes as a query term
+        ("tag {tag:co|", 7, ["{tag:coffee"]),
         // rule names
         ("preview co|", 2, ["coffee-shops"]),
         ("apply |", 0, ["coffee-shops", "rent"]),

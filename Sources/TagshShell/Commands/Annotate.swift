@@ -6,13 +6,15 @@ extension Commands {
         name: "tag", group: .annotating, forms: [[.target, .tagEdits]],
         summary: "add and remove tags on transactions, in one step",
         details: """
-            TARGET is an id (412), a list with ranges (412,415,420-430), @ (the selection) or all. \
+            TARGET is an id (412), a list with ranges (412,415,420-430), @ (what the last listing showed), all, \
+            or {QUERY}: every transaction the query matches ({uber eats}, {tag:none amt:<-100}). When @ is a \
+            listing cut by --limit, the summary says how many its query matched and how to take them all. \
             +NAME adds a tag (created if new), -NAME removes one. Tags compare ignoring case: adding one a \
             transaction already has is a no-op. A typed name is 1 to 64 letters, digits and - _ / . : \
             (/ makes a hierarchy, : a value, as in hledger). If any transaction would hold more than \
             max-tags tags (`set max-tags N`), the whole command fails and names them.
             """,
-        examples: ["tag 412 +coffee", "tag @ +trip/lisbon -work", "tag 12,15,20-24 +gift"]
+        examples: ["tag {starbucks} +coffee", "tag 412 +coffee", "tag @ +trip/lisbon -work", "tag 12,15,20-24 +gift"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard inv.words.count >= 2 else { throw .usage("usage: \(inv.command.synopsis)", span: inv.words.first?.span) }
@@ -132,5 +134,6 @@ extension Invocation {
         } else {
             out.note("nothing changed")
         }
+        if let afterNote { out.note(afterNote) }
     }
 }

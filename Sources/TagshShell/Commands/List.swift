@@ -63,6 +63,10 @@ extension Commands {
         }
         try transactionTable(ledger, rows: rows, session: inv.session, fileColumn: inv.flag("file")).write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
         inv.session.selection = rows
+        if rows.count < total, !query.usesSelection {
+            let text = inv.words.map(\.raw).joined(separator: " ")
+            inv.session.selectionLimited = (text.isEmpty ? "all" : text, rows.count, total)
+        }
         let shown = rows.count == total ? "\(total) transaction\(total == 1 ? "" : "s")" : "\(rows.count) of \(total) transactions"
         inv.out.line(inv.out.style.dim("(\(shown))"))
     }

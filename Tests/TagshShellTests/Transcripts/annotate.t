@@ -39,7 +39,7 @@ error: no transaction 0: ids run from 1 to 4
   tag 0-2 +x
       ^^^
 $ tag x-y +x
-error: 'x-y' is not a target: use an id (412), a list and ranges (412,415,420-430), @ or all
+error: 'x-y' is not a target: use an id (412), a list and ranges (412,415,420-430), @, all or {QUERY}
   tag x-y +x
       ^^^
 $ tag 1

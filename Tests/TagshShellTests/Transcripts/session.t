@@ -79,6 +79,7 @@ Scripting and session
 Ctrl-C clears the line, or stops a long command (it says `interrupted` and changes nothing); Ctrl-D quits.
 `COMMAND > FILE` writes a command's output to FILE (`>>` appends), `COMMAND | SHELL-COMMAND` pipes it; `# ...` after a space is a comment.
 At the prompt, output longer than the screen goes through $PAGER (default less -RFX; `set pager off`).
+As in psql: \q quits, \? is help, \h COMMAND is help COMMAND, \e is edit, \o FILE sends the output to FILE (\o alone ends it).
 $ help ls
 usage: ls [QUERY] [--limit N] [--sort date|amount|merchant] [--reverse] [--json] [--csv] [--file]
 aliases: list
