@@ -169,6 +169,18 @@ public enum TextSafety {
         return out + "…"
     }
 
+    /// Cuts between words: as many whole words as fit, then `…` (one cut word when none fits).
+    public static func truncateAtWords(_ s: String, toWidth width: Int) -> String {
+        if displayWidth(s) <= width { return s }
+        var out = ""
+        for word in s.split(separator: " ") {
+            let next = out.isEmpty ? String(word) : out + " " + word
+            if displayWidth(next) + 2 > width { break }
+            out = next
+        }
+        return out.isEmpty ? truncate(s, toWidth: width) : out + " …"
+    }
+
     /// Cuts a line that may hold colour (SGR `ESC [ ... m`) to at most `width` columns: the escapes take no
     /// room, and a cut line ends with `…` and a reset, so the colour does not run on.
     public static func truncateStyled(_ s: String, toWidth width: Int) -> String {

@@ -5,7 +5,7 @@ import TagshRules
 /// Renders a plan for `preview`: counts, per-field deltas, per-rule effects,
 /// overrides, max-tags problems and a before → after sample.
 enum PreviewText {
-    static func render(_ plan: Plan, ledger: Ledger, style: Style, limit: Int, maxTags: Int) -> String {
+    static func render(_ plan: Plan, ledger: Ledger, style: Style, limit: Int, maxTags: Int, width: Int? = nil) -> String {
         var out = style.bold("preview " + plan.rules.map(\.name).joined(separator: " ")) + "\n"
         out += "matches \(plural(plan.matched, "transaction")); \(plan.changedRows.count) would change\n"
         for field in ChangeSet.Field.allCases {
@@ -40,13 +40,29 @@ enum PreviewText {
             changesByRow[Int(plan.changes.rows[i]), default: []].append((plan.changes.fields[i], plan.changes.before[i], plan.changes.after[i]))
         }
         let r = Render(ledger: ledger, style: style)
+        // One row per transaction, aligned as a table; the change, which is the point, is never cut. When it
+        // does not fit beside the transaction, it goes on the line below, under the merchant.
+        let changes = sample.map { row in
+            (changesByRow[row] ?? []).map { f, b, a in "\(f) " + value(f, b, ledger) + " → " + value(f, a, ledger) }.joined(separator: "; ")
+        }
+        var table = Table([
+            .init(header: "ID", alignRight: true), .init(header: "DATE"),
+            .init(header: "MERCHANT", shrinkable: true, minWidth: 10), .init(header: "AMOUNT", alignRight: true),
+        ])
         for row in sample {
-            out += "  " + TextSafety.pad(String(row + 1), 6, alignRight: true) + "  " + ledger.day(row).description + "  "
-                + TextSafety.truncate(r.merchant(row), toWidth: 32) + "  " + r.amount(row) + "\n"
-            let parts = (changesByRow[row] ?? []).map { f, b, a in
-                "\(f) " + value(f, b, ledger) + " → " + value(f, a, ledger)
-            }
-            out += "          " + parts.joined(separator: "; ") + "\n"
+            table.add([.init(String(row + 1)), .init(ledger.day(row).description), .init(r.merchant(row)), .init(r.amount(row))])
+        }
+        let widest = changes.map(TextSafety.displayWidth).max() ?? 0
+        let beside = width.map { w in table.widths(fitting: nil).enumerated().map { $0.offset == 2 ? 10 : $0.element }.reduce(0, +) + 8 + widest <= w } ?? true
+        if beside {
+            table.columns.append(.init(header: "CHANGE"))
+            for i in table.rows.indices { table.rows[i].append(.init(changes[i])) }
+        }
+        let lines = table.render(width: width, style: style).split(separator: "\n").map(String.init)
+        let indent = (table.widths(fitting: width).prefix(2).reduce(0, +)) + 4
+        for (i, line) in lines.enumerated() {
+            out += "  " + line + "\n"
+            if !beside && i > 0 { out += "  " + String(repeating: " ", count: indent) + changes[i - 1] + "\n" }
         }
         return out
     }

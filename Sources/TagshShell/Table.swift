@@ -6,6 +6,11 @@ struct Table {
         /// May be narrowed (down to `minWidth`) to fit the width.
         var shrinkable = false
         var minWidth = 4
+        /// When the table does not fit, columns with a drop rank are left out, the highest rank first, before
+        /// any is narrowed below its minimum (a header is never cut: `CATEGO…` helps nobody).
+        var drop: Int? = nil
+        /// Cut between words (tags, notes), not inside one: `trip/lisbon coffee` → `trip/lisbon …`.
+        var cutAtWords = false
     }
 
     /// A cell's plain text, and how to colour it once cut to width.
@@ -43,19 +48,45 @@ struct Table {
         return w
     }
 
-    /// Narrows content widths `w` to fit `width`.
+    /// The widest first word of each column cut at words (0 for the others): narrower, a word would be cut.
+    private func firstWordWidths() -> [Int] {
+        var w = [Int](repeating: 0, count: columns.count)
+        for i in columns.indices where columns[i].cutAtWords {
+            for row in rows where i < row.count {
+                w[i] = max(w[i], TextSafety.displayWidth(String(row[i].text.prefix { $0 != " " })))
+            }
+        }
+        return w
+    }
+
+    /// Narrows content widths `w` to fit `width`; a dropped column gets width 0 (left out).
     private func fit(_ content: [Int], to width: Int?) -> [Int] {
         var w = content
         guard let width else { return w }
-        let gaps = 2 * max(0, columns.count - 1)
-        var excess = w.reduce(0, +) + gaps - width
-        // First narrow the widest shrinkable column down to its minimum,
+        // The narrowest a column gets before columns are dropped: its minimum, but never less than its header.
+        let words = firstWordWidths()
+        let floor = columns.indices.map { i in
+            columns[i].shrinkable ? min(w[i], max(columns[i].minWidth, TextSafety.displayWidth(columns[i].header), words[i])) : w[i]
+        }
+        func total(_ w: [Int]) -> Int {
+            let shown = w.filter { $0 > 0 }
+            return shown.reduce(0, +) + 2 * max(0, shown.count - 1)
+        }
+        // Drop columns, highest rank first, while even their neighbours at their floor would not fit.
+        var dropped = Set<Int>()
+        while total(columns.indices.map { dropped.contains($0) ? 0 : floor[$0] }) > width,
+              let i = columns.indices.filter({ columns[$0].drop != nil && !dropped.contains($0) }).max(by: { columns[$0].drop! < columns[$1].drop! }) {
+            dropped.insert(i)
+        }
+        for i in dropped { w[i] = 0 }
+        var excess = total(w) - width
+        // Then narrow the widest shrinkable column down to its floor,
         // then, if that is not enough, down to one column.
-        for floorOf in [{ (c: Column) in c.minWidth }, { (_: Column) in 1 }] {
+        for floorOf in [{ (i: Int) in floor[i] }, { (_: Int) in 1 }] {
             while excess > 0 {
-                guard let i = columns.indices.filter({ columns[$0].shrinkable && w[$0] > floorOf(columns[$0]) })
+                guard let i = columns.indices.filter({ columns[$0].shrinkable && w[$0] > floorOf($0) })
                     .max(by: { w[$0] < w[$1] }) else { break }
-                let cut = min(excess, w[i] - floorOf(columns[i]), max(1, (w[i] - floorOf(columns[i]) + 1) / 2))
+                let cut = min(excess, w[i] - floorOf(i), max(1, (w[i] - floorOf(i) + 1) / 2))
                 w[i] -= cut
                 excess -= cut
             }
@@ -91,16 +122,19 @@ struct Table {
     }
 
     func header(_ w: [Int], style: Style) -> String {
-        let cells = columns.indices.map {
+        let cells = columns.indices.filter { w[$0] > 0 || content0($0) }.map {
             TextSafety.pad(TextSafety.truncate(columns[$0].header, toWidth: w[$0]), w[$0], alignRight: columns[$0].alignRight)
         }
         return style.bold(cells.joined(separator: "  ").trimmingTrailingSpaces())
     }
 
+    /// A column whose content is empty and whose header is empty (a bar column) keeps its place at width 0.
+    private func content0(_ i: Int) -> Bool { columns[i].header.isEmpty }
+
     func line(_ row: [Cell], _ w: [Int]) -> String {
         var parts: [String] = []
-        for (i, cell) in row.enumerated() where i < w.count {
-            let cut = TextSafety.truncate(cell.text, toWidth: w[i])
+        for (i, cell) in row.enumerated() where i < w.count && (w[i] > 0 || content0(i)) {
+            let cut = columns[i].cutAtWords ? TextSafety.truncateAtWords(cell.text, toWidth: w[i]) : TextSafety.truncate(cell.text, toWidth: w[i])
             let padded = TextSafety.pad(cut, w[i], alignRight: columns[i].alignRight)
             if let paint = cell.paint, !cut.isEmpty {
                 let fill = String(repeating: " ", count: TextSafety.displayWidth(padded) - TextSafety.displayWidth(cut))

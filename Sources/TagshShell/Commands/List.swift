@@ -97,15 +97,19 @@ extension Commands {
 /// The transaction table of `ls`.
 func transactionTable(_ ledger: Ledger, rows: [Int], session: Session, fileColumn: Bool = false) throws(ShellError) -> Table {
     let r = Render(ledger: ledger, style: session.style)
+    // The notes column when a listed transaction has a note. On a narrow terminal whole columns go, notes
+    // first, then files, tags and categories, before the merchant is cut: a cut header or tag helps nobody.
+    let notes = rows.contains { ledger.note[$0] != 0 }
     var table = Table([
         .init(header: "ID", alignRight: true),
         .init(header: "DATE"),
         .init(header: "MERCHANT", shrinkable: true, minWidth: 10),
         .init(header: "AMOUNT", alignRight: true),
-        .init(header: "I"),
-        .init(header: "CATEGORY", shrinkable: true, minWidth: 5),
-        .init(header: "TAGS", shrinkable: true, minWidth: 5),
-    ] + (fileColumn ? [.init(header: "FILE", shrinkable: true, minWidth: 6)] : []))
+        .init(header: "I", drop: 0),
+        .init(header: "CATEGORY", shrinkable: true, minWidth: 8, drop: 1, cutAtWords: true),
+        .init(header: "TAGS", shrinkable: true, minWidth: 8, drop: 2, cutAtWords: true),
+    ] + (notes ? [.init(header: "NOTE", shrinkable: true, minWidth: 12, drop: 4, cutAtWords: true)] : [])
+      + (fileColumn ? [.init(header: "FILE", shrinkable: true, minWidth: 6, drop: 3)] : []))
     let style = session.style
     let files = fileColumn ? session.fileValues() : nil
     for (i, row) in rows.enumerated() {
@@ -123,7 +127,8 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session, fileColum
             .init(r.tags(row).plain, paint: { text in
                 text.split(separator: " ").map { r.tagChip(String($0)) }.joined(separator: " ")
             }),
-        ] + (files.map { [.init(TextSafety.sanitize($0.values[$0.ids[row]]))] } ?? []))
+        ] + (notes ? [.init(ledger.note[row] == 0 ? "" : TextSafety.sanitize(ledger.notes[ledger.note[row]]))] : [])
+          + (files.map { [.init(TextSafety.sanitize($0.values[$0.ids[row]]))] } ?? []))
     }
     return table
 }

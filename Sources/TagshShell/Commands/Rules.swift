@@ -151,7 +151,7 @@ extension Commands {
         session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, plan, working, inv.line)
         let limit = inv.flag("all") ? Int.max : inv.intValue("limit") ?? session.settings.sample
         inv.out.text(PreviewText.render(plan, ledger: working, style: inv.out.style, limit: limit,
-                                        maxTags: session.settings.maxTags))
+                                        maxTags: session.settings.maxTags, width: session.tableWidth.map { $0 - 2 }))
     }
 
     static let apply = Command(

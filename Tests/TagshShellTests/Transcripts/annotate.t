@@ -8,11 +8,11 @@ tag +rent -coffee: 2 transactions changed
 $ tag all +reviewed
 tag +reviewed: 4 transactions changed
 $ ls
-ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS
- 1  2024-09-01  STARBUCKS 1234      -4.75 USD  W  Food      coffee Work reviewed
+ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS                           NOTE
+ 1  2024-09-01  STARBUCKS 1234      -4.75 USD  W  Food      coffee Work reviewed           with Anna
  2  2024-09-02  RENT            -1,150.00 USD  N  Housing   rent reviewed
  3  2024-09-03  COFFEE LAB          -3.50 USD     Coffee    rent reviewed
- 4  2024-09-04  GIFT SHOP          -25.00 USD  C            gift trip/paris coffee reviewed
+ 4  2024-09-04  GIFT SHOP          -25.00 USD  C            gift trip/paris coffee …
 (4 transactions)
 $ tag 1 +a;b
 error: tag name 'a;b' has ';': use letters, digits and - _ / . :
@@ -248,8 +248,8 @@ undid: tag 2,3 +rent -coffee  [tag +rent -coffee (2 transactions)]
 $ undo
 error: nothing to undo
 $ ls
-ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS
- 1  2024-09-01  STARBUCKS 1234      -4.75 USD  W  Food      coffee Work
+ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS                    NOTE
+ 1  2024-09-01  STARBUCKS 1234      -4.75 USD  W  Food      coffee Work             with Anna
  2  2024-09-02  RENT            -1,150.00 USD  N  Housing
  3  2024-09-03  COFFEE LAB          -3.50 USD     Coffee    coffee
  4  2024-09-04  GIFT SHOP          -25.00 USD  C            gift trip/paris coffee
@@ -328,10 +328,10 @@ $ history
 $ open annotated.csv
 opened annotated.csv: 4 transactions
 $ ls
-ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS
- 1  2024-09-01  STARBUCKS 1234      -4.75 USD     Food      coffee Work rent
+ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS                         NOTE
+ 1  2024-09-01  STARBUCKS 1234      -4.75 USD     Food      coffee Work rent             with Anna
  2  2024-09-02  RENT            -1,150.00 USD  W  Housing   rent
- 3  2024-09-03  COFFEE LAB          -3.50 USD  W            rent
+ 3  2024-09-03  COFFEE LAB          -3.50 USD  W            rent                         with Anna
  4  2024-09-04  GIFT SHOP          -25.00 USD  N            gift trip/paris coffee rent
 (4 transactions)
 $ categories

@@ -59,10 +59,10 @@ total           2      -41.45  -41.45
 $ open quoted.csv
 opened quoted.csv: 3 transactions
 $ ls
-ID  DATE        MERCHANT            AMOUNT  I  CATEGORY  TAGS
- 1  2024-05-01  SMITH, JONES & CO  -120.00
+ID  DATE        MERCHANT            AMOUNT  I  CATEGORY  TAGS  NOTE
+ 1  2024-05-01  SMITH, JONES & CO  -120.00                     legal, retainer
  2  2024-05-02  BAR "ZUM HIRSCH"    -18.50
- 3  2024-05-03  MULTI^JLINE SHOP     -5.00
+ 3  2024-05-03  MULTI^JLINE SHOP     -5.00                     a note^Jover two lines
 (3 transactions)
 $ show 3
 transaction 3
@@ -100,8 +100,8 @@ transaction 2
 $ open annotated.csv
 opened annotated.csv: 4 transactions
 $ ls
-ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS
- 1  2024-09-01  STARBUCKS 1234      -4.75 USD  W  Food      coffee Work
+ID  DATE        MERCHANT               AMOUNT  I  CATEGORY  TAGS                    NOTE
+ 1  2024-09-01  STARBUCKS 1234      -4.75 USD  W  Food      coffee Work             with Anna
  2  2024-09-02  RENT            -1,150.00 USD  N  Housing
  3  2024-09-03  COFFEE LAB          -3.50 USD     Coffee    coffee
  4  2024-09-04  GIFT SHOP          -25.00 USD  C            gift trip/paris coffee

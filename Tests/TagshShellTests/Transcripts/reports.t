@@ -7,10 +7,10 @@ Shopping     12     84.94 EUR    -844.51 EUR    -759.57 EUR  ██████�
 Transfer      5  1,500.00 EUR  -2,000.00 EUR    -500.00 EUR  █████████████████████▊░░░░░░░░░░░░░░░░
 total        17  1,584.94 EUR  -2,844.51 EUR  -1,259.57 EUR
 $ ls cat:Transfer
- ID  DATE        MERCHANT                       AMOUNT  I  CATEGORY  TAGS
+ ID  DATE        MERCHANT                       AMOUNT  I  CATEGORY  TAGS  NOTE
  72  2025-03-28  TRANSFER TO SAVINGS       -500.00 EUR     Transfer
  73  2025-03-28  TRANSFER FROM CHECKING     500.00 EUR     Transfer
-297  2025-12-29  TRANSFER TO SAVINGS     -1,000.00 EUR     Transfer
+297  2025-12-29  TRANSFER TO SAVINGS     -1,000.00 EUR     Transfer        year-end top-up
 298  2025-12-29  TRANSFER FROM CHECKING   1,000.00 EUR     Transfer
 471  2026-07-28  TRANSFER TO SAVINGS       -500.00 EUR     Transfer
 (5 transactions)

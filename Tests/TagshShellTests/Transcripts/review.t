@@ -225,16 +225,12 @@ preview (ad hoc)
 matches 44 transactions; 43 would change
   category none → Pets ×30, Groceries → Pets ×13
 sample (5 of 43):
-      16  2025-01-18  REWE MARKT  -76.95 EUR
-          category none → Pets
-      24  2025-01-25  REWE MARKT  -57.07 EUR
-          category Groceries → Pets
-      51  2025-03-01  REWE MARKT  -50.60 EUR
-          category none → Pets
-      55  2025-03-06  REWE MARKT  -15.69 EUR
-          category none → Pets
-      61  2025-03-15  REWE MARKT  -77.93 EUR
-          category none → Pets
+  ID  DATE        MERCHANT        AMOUNT  CHANGE
+  16  2025-01-18  REWE MARKT  -76.95 EUR  category none → Pets
+  24  2025-01-25  REWE MARKT  -57.07 EUR  category Groceries → Pets
+  51  2025-03-01  REWE MARKT  -50.60 EUR  category none → Pets
+  55  2025-03-06  REWE MARKT  -15.69 EUR  category none → Pets
+  61  2025-03-15  REWE MARKT  -77.93 EUR  category none → Pets
 
 define rule rewe-markt 'desc:/^REWE MARKT$/' => category Pets? y defines it, A defines and applies it, another key does neither
 ────────────────────────────────────────────────────────────

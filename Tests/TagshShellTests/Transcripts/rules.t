@@ -31,16 +31,17 @@ matches 83 transactions; 82 would change
   category none → Food ×64, Coffee → Food ×14
   tags     +coffee ×28
 sample (5 of 82):
-       7  2025-01-07  STARBUCKS 0567  -3.80 EUR
-          category none → Food; intent none → want
-       8  2025-01-08  STARBUCKS 1234  -4.00 EUR
-          category none → Food; intent none → want
-      21  2025-01-21  BLUE BOTTLE COFFEE  -6.10 EUR
-          category none → Food; intent none → want
-      23  2025-01-23  STARBUCKS 1234  -3.50 EUR
-          intent none → want
-      29  2025-02-03  CAFE EINSTEIN  -3.20 EUR
-          category none → Food; intent none → want; tags none → coffee
+  ID  DATE        MERCHANT               AMOUNT
+   7  2025-01-07  STARBUCKS 0567      -3.80 EUR
+                  category none → Food; intent none → want
+   8  2025-01-08  STARBUCKS 1234      -4.00 EUR
+                  category none → Food; intent none → want
+  21  2025-01-21  BLUE BOTTLE COFFEE  -6.10 EUR
+                  category none → Food; intent none → want
+  23  2025-01-23  STARBUCKS 1234      -3.50 EUR
+                  intent none → want
+  29  2025-02-03  CAFE EINSTEIN       -3.20 EUR
+                  category none → Food; intent none → want; tags none → coffee
 $ preview coffee treats --limit 2
 preview coffee treats
 matches 83 transactions; 82 would change
@@ -53,46 +54,31 @@ rules, in order:
   treats overrides coffee on category for 15 transactions
   treats overrides coffee on tags for 15 transactions
 sample (2 of 82):
-       7  2025-01-07  STARBUCKS 0567  -3.80 EUR
-          category none → Food; intent none → want
-       8  2025-01-08  STARBUCKS 1234  -4.00 EUR
-          category none → Food; intent none → want
+  ID  DATE        MERCHANT           AMOUNT  CHANGE
+   7  2025-01-07  STARBUCKS 0567  -3.80 EUR  category none → Food; intent none → want
+   8  2025-01-08  STARBUCKS 1234  -4.00 EUR  category none → Food; intent none → want
 $ preview treats --all
 preview treats
 matches 15 transactions; 15 would change
   category none → Other ×13, Food → Other ×1, Coffee → Other ×1
   tags     +treat ×15, -coffee ×13
 sample (15 of 15):
-      46  2025-02-25  STARBUCKS 0567  -5.10 EUR
-          category none → Other; tags coffee → treat
-      71  2025-03-28  STARBUCKS 1234  -6.50 EUR
-          category Food → Other; tags coffee → treat
-     107  2025-04-30  STARBUCKS 0567  -5.20 EUR
-          category none → Other; tags coffee → treat
-     167  2025-07-10  STARBUCKS 0567  -5.40 EUR
-          category Coffee → Other; tags none → treat
-     174  2025-07-17  STARBUCKS 1234  -5.10 EUR
-          category none → Other; tags coffee → treat
-     213  2025-09-06  STARBUCKS 1234  -6.40 EUR
-          category none → Other; tags coffee → treat
-     223  2025-09-21  STARBUCKS 1234  -5.20 EUR
-          category none → Other; tags coffee → treat
-     261  2025-11-03  STARBUCKS 0567  -5.40 EUR
-          category none → Other; tags coffee work → work treat
-     346  2026-02-22  STARBUCKS 0567  -5.10 EUR
-          category none → Other; tags coffee → treat
-     367  2026-03-20  STARBUCKS 0567  -5.10 EUR
-          category none → Other; tags coffee → treat
-     395  2026-04-20  STARBUCKS 1234  -5.10 EUR
-          category none → Other; tags coffee → treat
-     436  2026-06-10  STARBUCKS 1234  -5.40 EUR
-          category none → Other; tags none → treat
-     488  2026-08-19  STARBUCKS 1234  -5.70 EUR
-          category none → Other; tags coffee → treat
-     493  2026-08-28  STARBUCKS 1234  -5.10 EUR
-          category none → Other; tags coffee → treat
-     533  2026-10-12  STARBUCKS 1234  -6.00 EUR
-          category none → Other; tags coffee work → work treat
+   ID  DATE        MERCHANT           AMOUNT  CHANGE
+   46  2025-02-25  STARBUCKS 0567  -5.10 EUR  category none → Other; tags coffee → treat
+   71  2025-03-28  STARBUCKS 1234  -6.50 EUR  category Food → Other; tags coffee → treat
+  107  2025-04-30  STARBUCKS 0567  -5.20 EUR  category none → Other; tags coffee → treat
+  167  2025-07-10  STARBUCKS 0567  -5.40 EUR  category Coffee → Other; tags none → treat
+  174  2025-07-17  STARBUCKS 1234  -5.10 EUR  category none → Other; tags coffee → treat
+  213  2025-09-06  STARBUCKS 1234  -6.40 EUR  category none → Other; tags coffee → treat
+  223  2025-09-21  STARBUCKS 1234  -5.20 EUR  category none → Other; tags coffee → treat
+  261  2025-11-03  STARBUCKS 0567  -5.40 EUR  category none → Other; tags coffee work → work treat
+  346  2026-02-22  STARBUCKS 0567  -5.10 EUR  category none → Other; tags coffee → treat
+  367  2026-03-20  STARBUCKS 0567  -5.10 EUR  category none → Other; tags coffee → treat
+  395  2026-04-20  STARBUCKS 1234  -5.10 EUR  category none → Other; tags coffee → treat
+  436  2026-06-10  STARBUCKS 1234  -5.40 EUR  category none → Other; tags none → treat
+  488  2026-08-19  STARBUCKS 1234  -5.70 EUR  category none → Other; tags coffee → treat
+  493  2026-08-28  STARBUCKS 1234  -5.10 EUR  category none → Other; tags coffee → treat
+  533  2026-10-12  STARBUCKS 1234  -6.00 EUR  category none → Other; tags coffee work → work treat
 $ preview desc:uber => category Transport, +ride, note "taxi, not bus"
 preview (ad hoc)
 matches 17 transactions; 17 would change
@@ -100,16 +86,17 @@ matches 17 transactions; 17 would change
   tags     +ride ×17
   note     none → "taxi, not bus" ×17
 sample (5 of 17):
-      20  2025-01-20  UBER *TRIP  -23.49 EUR
-          category none → Transport; note none → "taxi, not bus"; tags none → ride
-      94  2025-04-18  UBER *TRIP  -21.22 EUR
-          note none → "taxi, not bus"; tags none → ride
-     122  2025-05-16  UBER *TRIP  -18.70 EUR
-          note none → "taxi, not bus"; tags trip/lisbon → trip/lisbon ride
-     133  2025-05-22  UBER *TRIP  -21.40 EUR
-          category none → Transport; note none → "taxi, not bus"; tags trip/lisbon → trip/lisbon ride
-     168  2025-07-11  UBER *TRIP  -15.10 EUR
-          category none → Transport; note none → "taxi, not bus"; tags none → ride
+   ID  DATE        MERCHANT        AMOUNT
+   20  2025-01-20  UBER *TRIP  -23.49 EUR
+                   category none → Transport; note none → "taxi, not bus"; tags none → ride
+   94  2025-04-18  UBER *TRIP  -21.22 EUR
+                   note none → "taxi, not bus"; tags none → ride
+  122  2025-05-16  UBER *TRIP  -18.70 EUR
+                   note none → "taxi, not bus"; tags trip/lisbon → trip/lisbon ride
+  133  2025-05-22  UBER *TRIP  -21.40 EUR
+                   category none → Transport; note none → "taxi, not bus"; tags trip/lisbon → trip/lisbon ride
+  168  2025-07-11  UBER *TRIP  -15.10 EUR
+                   category none → Transport; note none → "taxi, not bus"; tags none → ride
 $ rules check
 nothing: matches nothing
 dup-coffee: fully shadowed by coffee (it matches nothing coffee does not, and does nothing coffee does not)
@@ -136,16 +123,12 @@ matches 98 transactions; 94 would change
   intent   none → need ×90
   category none → Groceries ×66
 sample (5 of 94):
-       3  2025-01-04  EDEKA  -40.65 EUR
-          category none → Groceries; intent none → need
-       9  2025-01-11  LIDL  -83.31 EUR
-          category none → Groceries; intent none → need
-      16  2025-01-18  REWE MARKT  -76.95 EUR
-          category none → Groceries; intent none → need
-      24  2025-01-25  REWE MARKT  -57.07 EUR
-          intent none → need
-      31  2025-02-08  EDEKA  -67.55 EUR
-          category none → Groceries; intent none → need
+  ID  DATE        MERCHANT        AMOUNT  CHANGE
+   3  2025-01-04  EDEKA       -40.65 EUR  category none → Groceries; intent none → need
+   9  2025-01-11  LIDL        -83.31 EUR  category none → Groceries; intent none → need
+  16  2025-01-18  REWE MARKT  -76.95 EUR  category none → Groceries; intent none → need
+  24  2025-01-25  REWE MARKT  -57.07 EUR  intent none → need
+  31  2025-02-08  EDEKA       -67.55 EUR  category none → Groceries; intent none → need
 $ tag 3 +moved
 tag +moved: 1 transaction changed
 $ apply
@@ -160,16 +143,12 @@ matches 17 transactions; 17 would change
   tags     +taxi ×17
 would exceed max-tags (1): 20, 94, 122, 133, 168, 177, 195, 238, 265, 369 and 7 more — apply would refuse
 sample (5 of 17):
-      20  2025-01-20  UBER *TRIP  -23.49 EUR
-          tags ride → ride taxi
-      94  2025-04-18  UBER *TRIP  -21.22 EUR
-          tags ride → ride taxi
-     122  2025-05-16  UBER *TRIP  -18.70 EUR
-          tags trip/lisbon ride → trip/lisbon ride taxi
-     133  2025-05-22  UBER *TRIP  -21.40 EUR
-          tags trip/lisbon ride → trip/lisbon ride taxi
-     168  2025-07-11  UBER *TRIP  -15.10 EUR
-          tags ride → ride taxi
+   ID  DATE        MERCHANT        AMOUNT  CHANGE
+   20  2025-01-20  UBER *TRIP  -23.49 EUR  tags ride → ride taxi
+   94  2025-04-18  UBER *TRIP  -21.22 EUR  tags ride → ride taxi
+  122  2025-05-16  UBER *TRIP  -18.70 EUR  tags trip/lisbon ride → trip/lisbon ride taxi
+  133  2025-05-22  UBER *TRIP  -21.40 EUR  tags trip/lisbon ride → trip/lisbon ride taxi
+  168  2025-07-11  UBER *TRIP  -15.10 EUR  tags ride → ride taxi
 $ apply desc:uber => +ride, +taxi
 error: nothing applied: 17 transactions would hold more than max-tags (1) tags: 20, 94, 122, 133, 168, 177, 195, 238, 265, 369 and 7 more (`set max-tags N` raises the limit)
 $ apply

@@ -177,10 +177,9 @@ preview suggestions
 matches 542 transactions; 316 would change
   intent   none → need ×164, none → want ×152
 sample (2 of 316):
-       3  2025-01-04  EDEKA  -40.65 EUR
-          intent none → need
-       5  2025-01-06  TELEKOM MOBILE  -29.99 EUR
-          intent none → need
+  ID  DATE        MERCHANT            AMOUNT  CHANGE
+   3  2025-01-04  EDEKA           -40.65 EUR  intent none → need
+   5  2025-01-06  TELEKOM MOBILE  -29.99 EUR  intent none → need
 $ apply
 apply suggestions [intent 316]: 316 transactions changed
 $ history
