@@ -44,7 +44,15 @@ enum CSVWriter {
     }
 
     static func render(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [UInt8] {
-        guard !changedRows.isEmpty else { return bytes }
+        try renderWithLayout(bytes, layout: layout, ledger: ledger, changedRows: changedRows).bytes
+    }
+
+    /// The new bytes, and the layout of the file once written when the header stays as it is (the records'
+    /// offsets shifted by the edits), so a save need not read a million records again; nil when columns were added.
+    static func renderWithLayout(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic)
+        -> (bytes: [UInt8], layout: CSVLayout?)
+    {
+        guard !changedRows.isEmpty else { return (bytes, layout) }
         // Where each annotation goes: its column, or a new one at the end.
         var indexOf: [Column: Int] = [:]
         var added: [Column] = []
@@ -78,6 +86,8 @@ enum CSVWriter {
         let rows = added.isEmpty ? changedRows.sorted() : Array(0..<layout.recordStarts.count)
         var changed = [Bool](repeating: false, count: layout.recordStarts.count)
         for r in changedRows { changed[r] = true }
+        // The new length of each rewritten record (for the next layout).
+        var newLength: [Int: Int] = [:]
         for row in rows {
             let start = layout.recordStarts[row], end = layout.recordEnds[row]
             copy(upTo: start)
@@ -86,6 +96,7 @@ enum CSVWriter {
                     try record(buffer, start..<end, layout: layout, ledger: ledger, row: row, indexOf: indexOf)
                 }
                 out.append(contentsOf: rewritten)
+                if added.isEmpty { newLength[row] = rewritten.count }
             } else {
                 copy(upTo: end)
                 let (count, quoteAll) = bytes.withUnsafeBufferPointer { fieldShape($0, start..<end, layout: layout) }
@@ -97,7 +108,19 @@ enum CSVWriter {
             copied = end
         }
         copy(upTo: bytes.count)
-        return out
+        guard added.isEmpty else { return (out, nil) }
+        var shifted = layout
+        var delta = 0
+        for r in 0..<layout.recordStarts.count {
+            shifted.recordStarts[r] = layout.recordStarts[r] + delta
+            if let n = newLength[r] {
+                delta += n - (layout.recordEnds[r] - layout.recordStarts[r])
+                shifted.recordEnds[r] = shifted.recordStarts[r] + n
+            } else {
+                shifted.recordEnds[r] = layout.recordEnds[r] + delta
+            }
+        }
+        return (out, shifted)
     }
 
     /// How many fields a record has, and whether it quotes every one.

@@ -63,8 +63,11 @@ struct CSVHandler: FormatHandler {
         -> (outputs: [LedgerDocument.Output], next: LedgerDocument?)
     {
         guard case .csv(let csv) = document.layout else { return ([], nil) }
-        // The header can change (added columns), so the document is read back after a save.
-        return ([LedgerDocument.Output(path: nil, bytes: try CSVWriter.render(document.bytes, layout: csv, ledger: ledger, changedRows: changedRows))], nil)
+        // When the header changes (added columns) the document is read back after the save; otherwise the
+        // records' offsets are shifted by the edits.
+        let (bytes, next) = try CSVWriter.renderWithLayout(document.bytes, layout: csv, ledger: ledger, changedRows: changedRows)
+        return ([LedgerDocument.Output(path: nil, bytes: bytes)],
+                next.map { LedgerDocument(format: .csv, bytes: bytes, layout: .csv($0)) })
     }
 }
 

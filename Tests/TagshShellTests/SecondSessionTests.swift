@@ -722,3 +722,41 @@ struct BankCategoryTests {
         #expect(t.ledger?.transaction(0).category == "Groceries")
     }
 }
+
+/// A CSV save shifts the records' offsets instead of reading the file again: later saves in the same session
+/// must write exactly what one save of the same annotations writes.
+struct CSVSaveLayoutTests {
+    @Test func successiveSavesEqualOneSave() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-csvsave-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = "Date,Description,Amount,Tags\n" + (1...40).map { "2024-01-\(String(format: "%02d", ($0 % 28) + 1)),SHOP \($0),-\($0).00," }.joined(separator: "\n") + "\n"
+        let a = dir.appendingPathComponent("a.csv").path, b = dir.appendingPathComponent("b.csv").path
+        try text.write(toFile: a, atomically: true, encoding: .utf8)
+        try text.write(toFile: b, atomically: true, encoding: .utf8)
+        let steps = [["tag 1,5,9 +a-rather-long-tag", "tag 2 +x"], ["tag 5 -a-rather-long-tag", "tag 3,4 +yy", "note 6 \"a, b\""],
+                     ["tag 1 -a-rather-long-tag +z", "tag 40 +last"], ["tag 2 -x", "note 6 'longer note, now'"]]
+        let s = Session(sink: BufferSink())
+        s.sourcesSidecar = false
+        s.execute("open \(a)")
+        for batch in steps {
+            for c in batch { #expect(s.execute(c) == .ok) }
+            #expect(s.execute("save") == .ok)
+        }
+        let t = Session(sink: BufferSink())
+        t.sourcesSidecar = false
+        t.execute("open \(b)")
+        for c in steps.flatMap({ $0 }) { t.execute(c) }
+        #expect(t.execute("save") == .ok)
+        #expect(try String(contentsOfFile: a, encoding: .utf8) == String(contentsOfFile: b, encoding: .utf8))
+        // And the offsets the session kept are the ones a fresh read finds.
+        let u = Session(sink: BufferSink())
+        u.sourcesSidecar = false
+        u.execute("open \(a)")
+        guard case .csv(let kept) = s.file?.document.layout, case .csv(let fresh) = u.file?.document.layout else {
+            Issue.record("not CSV layouts")
+            return
+        }
+        #expect(kept.recordStarts == fresh.recordStarts && kept.recordEnds == fresh.recordEnds)
+    }
+}
