@@ -760,3 +760,33 @@ struct CSVSaveLayoutTests {
         #expect(kept.recordStarts == fresh.recordStarts && kept.recordEnds == fresh.recordEnds)
     }
 }
+
+struct HistoryVersionTests {
+    /// Histories written before version 2 (FNV-1a fingerprints) still bring the earlier steps back.
+    @Test func aVersionOneHistoryIsStillRead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-histv1-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("l.csv").path
+        try "Date,Description,Amount\n2024-01-02,CAFE,-3.00\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let s = Session(sink: BufferSink())
+        s.sourcesSidecar = false
+        s.execute("open \(path)")
+        s.execute("tag 1 +x")
+        #expect(s.execute("save") == .ok)
+        let historyPath = HistoryFile.path(for: path)
+        var lines = try String(contentsOfFile: historyPath, encoding: .utf8).components(separatedBy: "\n")
+        #expect(lines[0] == HistoryFile.magic)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(lines[1] == "F\t" + HistoryFile.fingerprint(bytes))
+        lines[0] = HistoryFile.magicV1
+        lines[1] = "F\t" + HistoryFile.fingerprintV1(bytes)
+        try lines.joined(separator: "\n").write(toFile: historyPath, atomically: true, encoding: .utf8)
+        let t = Session(sink: BufferSink())
+        t.sourcesSidecar = false
+        t.execute("open \(path)")
+        #expect(t.steps.count == 1 && t.historyNote == nil)
+        #expect(t.execute("undo") == .ok)
+        #expect(t.ledger?.transaction(0).tags == [])
+    }
+}
