@@ -67,6 +67,14 @@ public struct CSVColumns: Sendable, Equatable {
     }
 }
 
+extension CSVLayout {
+    /// The column holding the bank's own transaction id, when the header names one and no role uses it.
+    public var bankIDColumn: Int? {
+        guard hasHeader, let i = header.firstIndex(where: HeaderVocabulary.isBankID), !columns.used.contains(i) else { return nil }
+        return i
+    }
+}
+
 /// Everything about a CSV file that is needed to write it back byte for byte.
 public struct CSVLayout: Sendable {
     public var delimiter: UInt8

@@ -15,7 +15,7 @@ public enum ColumnRole: String, Sendable, CaseIterable {
 /// bracketed suffix removed (`Amount (EUR)`, `Betrag (€)`, `Withdrawal (-)`).
 /// Where several columns could serve a role, the lowest rank wins (a payee's
 /// name before a free-text description, a booking date before a value date).
-enum HeaderVocabulary {
+public enum HeaderVocabulary {
     /// (role, rank, names).
     static let entries: [(ColumnRole, Int, [String])] = [
         (.date, 1, ["date", "transaction date", "trans date", "trans. date", "posted date", "posting date", "post date",
@@ -109,6 +109,17 @@ enum HeaderVocabulary {
         if s.hasSuffix(":") { s.removeLast() }
         return s
     }
+
+    /// Header names of a column holding the bank's own id for each transaction (OFX's FITID, PayPal's and
+    /// Monzo's Transaction ID, Venmo's ID): `import` matches on it before anything else.
+    static let bankIDNames: Set<String> = [
+        "id", "transaction id", "transactionid", "transaction_id", "txn id", "fitid", "bank id", "unique id",
+        "reference number", "ref number", "ref. number", "ref no", "ref. no", "transaction reference", "bank reference",
+        "transaktions-id", "transaktionsnummer", "transactie-id", "référence de l'opération", "numéro d'opération",
+    ]
+
+    /// Whether a header names the bank's own transaction id.
+    public static func isBankID(_ raw: String) -> Bool { bankIDNames.contains(normalized(raw)) }
 
     /// The role and rank of a header name, if tagsh knows it.
     static func role(of raw: String) -> (ColumnRole, Int)? {

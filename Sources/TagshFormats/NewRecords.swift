@@ -12,13 +12,16 @@ public struct NewTransaction: Sendable {
     public var currency: String
     /// The account the money moves in (`Assets:Checking`; in a CSV file, its account column if it has one).
     public var account: String
+    /// The bank's own id for the transaction, written where the file has a column for it.
+    public var bankID: String?
 
-    public init(day: Day, description: String, amount: Amount, currency: String, account: String) {
+    public init(day: Day, description: String, amount: Amount, currency: String, account: String, bankID: String? = nil) {
         self.day = day
         self.description = description
         self.amount = amount
         self.currency = currency
         self.account = account
+        self.bankID = bankID
     }
 }
 
@@ -78,6 +81,7 @@ extension LedgerDocument {
             }
             if let cur = c.currency { fields[cur] = t.currency }
             if let acc = c.account { fields[acc] = t.account }
+            if let b = l.bankIDColumn, let id = t.bankID { fields[b] = id }
             for (i, f) in fields.enumerated() {
                 if i > 0 { out.append(l.delimiter) }
                 out += try CSVWriter.field(f, l, quoteAll: false, row: nil)

@@ -3,7 +3,11 @@ import TagshModel
 /// Finds which rows of a bank export are already in the ledger, so that
 /// next month's export (which overlaps this month's) adds only what is new.
 ///
-/// A row is a duplicate of a ledger row with the same currency and amount,
+/// A row whose bank id (OFX's FITID, a CSV's Transaction ID column) equals a
+/// ledger row's is that row, whatever else differs; two rows whose bank ids
+/// differ are never the same transaction.
+///
+/// Otherwise a row is a duplicate of a ledger row with the same currency and amount,
 /// a date within `window` days and a similar description; each ledger row
 /// stands for one export row only, so two identical coffees on one day stay
 /// two when the ledger has one. Exact matches (same day, same description)
@@ -57,8 +61,9 @@ public struct ImportMatcher {
     /// The verdict for each row of `incoming`, compared with the ledger rows `candidates` (those in the same account).
     /// `currency` gives the currency each incoming row will have in the ledger (an export may name none).
     /// With `byAccount`, a row matches only a ledger row of the same account (an export with an account column).
+    /// `bankIDs` gives each incoming row's bank id and a ledger row's ("" for none), when both sides have them.
     public func match(_ incoming: Ledger, against ledger: Ledger, candidates: [Int], currency: ((Int) -> String)? = nil,
-                      byAccount: Bool = false) -> [Verdict] {
+                      byAccount: Bool = false, bankIDs: (incoming: [String], ledger: (Int) -> String)? = nil) -> [Verdict] {
         guard incoming.count > 0 else { return [] }
         let lo = incoming.days.min()! - Int32(window), hi = incoming.days.max()! + Int32(window)
         var index: [Key: [Int32]] = [:]
@@ -89,11 +94,34 @@ public struct ImportMatcher {
             let c = currency?($0) ?? incoming.currencies[incoming.currency[$0]]
             return ImportMatcher.key(incoming.amount($0), currency: byAccount ? incoming.accounts[incoming.account[$0]] + "\u{1}" + c : c)
         }
+        // Pass 0: the same bank id. Two rows whose bank ids differ are never paired by the passes after it.
+        var ledgerIDs: [Int32: String] = [:]
+        func idsDiffer(_ i: Int, _ r: Int32) -> Bool {
+            guard let bankIDs, !bankIDs.incoming[i].isEmpty, let theirs = ledgerIDs[r] else { return false }
+            return theirs != bankIDs.incoming[i]
+        }
+        if let bankIDs {
+            var byID: [String: Int32] = [:]
+            for rows in index.values {
+                for r in rows {
+                    let id = bankIDs.ledger(Int(r))
+                    guard !id.isEmpty else { continue }
+                    ledgerIDs[r] = id
+                    if byID[id] == nil { byID[id] = r }
+                }
+            }
+            for i in 0..<incoming.count where !bankIDs.incoming[i].isEmpty {
+                if let r = byID[bankIDs.incoming[i]], !used.contains(r) {
+                    used.insert(r)
+                    verdicts[i] = .duplicate(of: Int(r), reason: "the same bank id \(bankIDs.incoming[i])")
+                }
+            }
+        }
         // Pass 1: same day, same words.
-        for i in 0..<incoming.count {
+        for i in 0..<incoming.count where verdicts[i] == .new {
             guard let rows = index[keys[i]] else { continue }
             let w = wordsOf(i)
-            if let r = rows.first(where: { !used.contains($0) && ledger.days[Int($0)] == incoming.days[i] && ledgerWordsOf($0) == w }) {
+            if let r = rows.first(where: { !used.contains($0) && ledger.days[Int($0)] == incoming.days[i] && !idsDiffer(i, $0) && ledgerWordsOf($0) == w }) {
                 used.insert(r)
                 verdicts[i] = .duplicate(of: Int(r), reason: "same date, amount and description")
             }
@@ -106,7 +134,7 @@ public struct ImportMatcher {
             let w = wordsOf(i), day = incoming.days[i]
             let near = rows.filter {
                 let d = ledger.days[Int($0)]
-                return !used.contains($0) && abs(d - day) <= Int32(window) && d >= first && d <= last
+                return !used.contains($0) && abs(d - day) <= Int32(window) && d >= first && d <= last && !idsDiffer(i, $0)
             }
                 .sorted { (abs(ledger.days[Int($0)] - day), $0) < (abs(ledger.days[Int($1)] - day), $1) }
             if let r = near.first(where: { ImportMatcher.similar(ledgerWordsOf($0), w) }) {

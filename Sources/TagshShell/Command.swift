@@ -226,7 +226,14 @@ public struct Invocation {
                     ?? known.min { editDistance($0.lowercased(), name) < editDistance($1.lowercased(), name) }
                         .flatMap { editDistance($0.lowercased(), name) <= max(2, name.count / 2) ? $0 : nil }
                 let at = (words ?? self.words).first { $0.text.lowercased().contains(name) && $0.text.lowercased().contains("cat") }
-                throw .usage("there is no category '\(TextSafety.sanitize(name))'"
+                // Named as typed (the query holds names lower-cased).
+                let typed = at.flatMap { w in
+                    w.text.indices.lazy.compactMap { i in
+                        let rest = w.text[i...]
+                        return rest.lowercased().hasPrefix(name) ? String(rest.prefix(name.count)) : nil
+                    }.first
+                } ?? name
+                throw .usage("there is no category '\(TextSafety.sanitize(typed))'"
                              + (close.map { ": did you mean '\(TextSafety.sanitize($0))'?" } ?? " (`categories` lists them)"), span: at?.span)
             }
         }

@@ -63,7 +63,7 @@ struct TranscriptTests {
         session.settings.width = 100
         // A fixed clock: what review says of time and rate must not depend on how fast the machine is.
         session.clock = { 1_790_000_000 }
-        // And a fixed today, for relative dates (`date:lastmonth`): the demo's last day.
+        // And a fixed today, for relative dates (`date:lastmonth`): a day inside the demo's range (which runs to 2026-10-31).
         session.today = { Day(year: 2026, month: 6, day: 30)! }
         try DemoLedger.csv.write(to: work.appendingPathComponent("demo.csv"), atomically: true, encoding: .utf8)
         var actual = ""

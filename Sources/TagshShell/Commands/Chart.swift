@@ -60,9 +60,12 @@ extension Commands {
             inv.out.line("\(period.rawValue),count,currency,total")
             for k in keys {
                 let g = series.groups[k] ?? .init()
-                if g.totals.entries.isEmpty { inv.out.line("\(Period.label(period, k)),0,,0") }
+                // An empty period is zero in the main currency, as in the table.
+                if g.totals.entries.isEmpty, let main = series.all.totals.entries.first?.currency {
+                    inv.out.line("\(Period.label(period, k)),0,\(Render.csvField(ledger.currencies[main])),\(Amount(units: 0, scale: scales[Int(main)]))")
+                }
                 for e in g.totals.entries {
-                    inv.out.line("\(Period.label(period, k)),\(g.count),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)")
+                    inv.out.line("\(Period.label(period, k)),\(g.count(in: e.currency)),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)")
                 }
             }
             return

@@ -94,7 +94,7 @@ extension Commands {
             for k in order {
                 let name = Render.csvField(k.map { ledger.merchants[UInt32($0)] } ?? "(\(folded) others)")
                 for e in group(k).totals.entries {
-                    inv.out.line("\(name),\(group(k).count),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)")
+                    inv.out.line("\(name),\(group(k).count(in: e.currency)),\(Render.csvField(ledger.currencies[e.currency])),\(e.amount)")
                 }
             }
             return
@@ -254,19 +254,30 @@ struct Groups {
         /// Money in (positive amounts) and out (negative ones), per currency.
         var inflow = AmountTotals()
         var outflow = AmountTotals()
+        /// How many of the transactions are in each currency, in the order currencies were first seen.
+        var counts: [(currency: UInt32, count: Int)] = []
 
         mutating func add(_ amount: Amount, currency: UInt32) {
             count += 1
+            countOne(currency, 1)
             totals.add(amount, currency: currency)
             if amount.isNegative { outflow.add(amount, currency: currency) } else { inflow.add(amount, currency: currency) }
         }
 
         mutating func add(_ other: Group) {
             count += other.count
+            for c in other.counts { countOne(c.currency, c.count) }
             for e in other.totals.entries { totals.add(e.amount, currency: e.currency) }
             for e in other.inflow.entries { inflow.add(e.amount, currency: e.currency) }
             for e in other.outflow.entries { outflow.add(e.amount, currency: e.currency) }
         }
+
+        private mutating func countOne(_ currency: UInt32, _ n: Int) {
+            if let i = counts.firstIndex(where: { $0.currency == currency }) { counts[i].count += n } else { counts.append((currency, n)) }
+        }
+
+        /// How many of the transactions are in `currency`.
+        func count(in currency: UInt32) -> Int { counts.first { $0.currency == currency }?.count ?? 0 }
 
         func totalsText(_ ledger: Ledger, scales: [UInt8]) -> String { Groups.text(totals, ledger, scales: scales) }
 

@@ -22,7 +22,8 @@ extension Commands {
             `--depth N` rolls tags and categories up to their first N levels (`trip/rome` and `trip/lisbon` \
             into `trip` with `--depth 1`; levels are separated by `/` or `:`, as in `Food:Groceries`). \
             `--limit N` keeps the first N rows and folds the rest into one `(N others)` row (by a period: \
-            the latest N, and `(N earlier)`), so the total still adds up. `--trend` adds a sparkline per row: its net total in each month of the matched \
+            the latest N, and `(N earlier)`), so the total still adds up; by tag, a transaction with several of the \
+            folded tags counts once in that row. `--trend` adds a sparkline per row: its net total in each month of the matched \
             range, scaled to the row's largest month. With several currencies, bars and sparklines measure the \
             first one seen. Ctrl-C stops a long summary (it says `interrupted`).
             """,
@@ -215,9 +216,27 @@ struct SummaryReport {
         }
         if let limit, lines.count > limit {
             // Periods keep the latest and fold the earlier ones; other groups keep the largest.
-            var others = Line()
             let period = first.dimension.isPeriod
-            for l in period ? lines.dropLast(limit) : lines[limit...] { others.add(l) }
+            let foldedLines = period ? Array(lines.dropLast(limit)) : Array(lines[limit...])
+            var others = Line()
+            if first.dimension == .tag {
+                // A transaction in several folded tags is one transaction of the folded row: tally rows, not groups.
+                var foldedKeys = Set<Int>()
+                for l in foldedLines { if let k = l.key { foldedKeys.insert(k) } }
+                others.folded = foldedLines.count
+                for (i, row) in rows.enumerated() {
+                    if i % 4096 == 0 { try session.checkInterrupted() }
+                    var inFolded = false
+                    first.forEachKey(row, ledger) { if foldedKeys.contains($0) { inFolded = true } }
+                    guard inFolded else { continue }
+                    let amount = ledger.amount(row), currency = ledger.currency[row]
+                    others.group.add(amount, currency: currency)
+                    if trend { others.byMonth[Period.key(.month, ledger.day(row)), default: .init()].add(amount, currency: currency) }
+                    second?.forEachKey(row, ledger) { k2 in others.byColumn[k2, default: .init()].add(amount, currency: currency) }
+                }
+            } else {
+                for l in foldedLines { others.add(l) }
+            }
             lines = period ? [others] + lines.suffix(limit) : Array(lines.prefix(limit)) + [others]
         }
         if trend, let lo = all.byMonth.keys.min(), let hi = all.byMonth.keys.max() { months = Array(lo...hi) }
@@ -263,9 +282,11 @@ struct SummaryReport {
         }
         func amounts(_ g: Groups.Group) -> [String] {
             g.totals.entries.map { e in
-                let inflow = g.inflow.entries.first { $0.currency == e.currency }?.amount ?? .zero
-                let outflow = g.outflow.entries.first { $0.currency == e.currency }?.amount ?? .zero
-                return [String(g.count), Render.csvField(ledger.currencies[e.currency]), inflow.description, outflow.description, e.amount.description]
+                // No money in (or out) is a zero written to the currency's scale, as the amounts beside it are.
+                let zero = Amount(units: 0, scale: scales[Int(e.currency)])
+                let inflow = g.inflow.entries.first { $0.currency == e.currency }?.amount ?? zero
+                let outflow = g.outflow.entries.first { $0.currency == e.currency }?.amount ?? zero
+                return [String(g.count(in: e.currency)), Render.csvField(ledger.currencies[e.currency]), inflow.description, outflow.description, e.amount.description]
                     .joined(separator: ",")
             }
         }

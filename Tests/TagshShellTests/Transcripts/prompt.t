@@ -48,7 +48,7 @@ error: unknown query key 'nope:' (keys: desc: payee: merchant: tag: cat: intent:
   tag {nope:x} +a
        ^^^^^^
 $ tag {cat:Fod} +a
-error: there is no category 'fod': did you mean 'Food'?
+error: there is no category 'Fod': did you mean 'Food'?
   tag {cat:Fod} +a
        ^^^^^^^
 $ tag {uber +a

@@ -83,6 +83,8 @@ $ count date:lastmonth
 22
 $ count date:'last 30 days'
 26
+$ count date:'last 31 days'
+27
 $ count date:2026q2
 76
 $ count date:thisyear

@@ -64,13 +64,13 @@ TAG          COUNT             IN             OUT            NET
 (none)         352  74,400.00 EUR  -38,968.09 EUR  35,431.91 EUR  ███████████▍░░░░░░░░░░░░░░░░░░░░░
 trip/rome       11                  -1,286.40 EUR  -1,286.40 EUR  ▍
 trip/lisbon     11                  -1,014.80 EUR  -1,014.80 EUR  ▎
-(12 others)    177     168.88 EUR   -4,636.70 EUR  -4,467.82 EUR  █▍░
+(12 others)    168     108.93 EUR   -4,601.70 EUR  -4,492.77 EUR  █▍░
 total          542  74,508.93 EUR  -45,870.99 EUR  28,637.94 EUR
 $ summary by tag --limit 3 --json
 {"tag": null, "count": 352, "inflow": {"EUR": "74400.00"}, "outflow": {"EUR": "-38968.09"}, "total": {"EUR": "35431.91"}}
 {"tag": "trip/rome", "count": 11, "inflow": {}, "outflow": {"EUR": "-1286.40"}, "total": {"EUR": "-1286.40"}}
 {"tag": "trip/lisbon", "count": 11, "inflow": {}, "outflow": {"EUR": "-1014.80"}, "total": {"EUR": "-1014.80"}}
-{"tag": null, "others": 12, "count": 177, "inflow": {"EUR": "168.88"}, "outflow": {"EUR": "-4636.70"}, "total": {"EUR": "-4467.82"}}
+{"tag": null, "others": 12, "count": 168, "inflow": {"EUR": "108.93"}, "outflow": {"EUR": "-4601.70"}, "total": {"EUR": "-4492.77"}}
 $ summary by month --limit 2
 MONTH         COUNT             IN             OUT            NET
 (20 earlier)    496  67,708.93 EUR  -42,183.04 EUR  25,525.89 EUR  ████████████▎░░░░░░░░░░░░░░░░░░░
@@ -111,9 +111,9 @@ total            25,525.89   1,422.41   1,689.64   28,637.94
 $ set width 100
 $ summary tag:coffee by merchant --limit 2 --csv
 merchant,count,currency,inflow,outflow,net
-STARBUCKS 1234,29,EUR,0,-123.20,-123.20
-STARBUCKS 0567,15,EUR,0,-65.40,-65.40
-(2 others),11,EUR,0,-59.50,-59.50
+STARBUCKS 1234,29,EUR,0.00,-123.20,-123.20
+STARBUCKS 0567,15,EUR,0.00,-65.40,-65.40
+(2 others),11,EUR,0.00,-59.50,-59.50
 $ summary -cat:Income by category --trend --limit 4
 CATEGORY    COUNT            IN             OUT             NET  TREND
 Housing        22                -25,300.00 EUR  -25,300.00 EUR  ██████████████████████  ██████████
@@ -144,8 +144,8 @@ Housing           -19,550.00  -1,150.00  -1,150.00  -1,150.00  -1,150.00  -1,150
 total              20,728.10   1,692.22   1,559.94   1,545.63   1,422.41   1,689.64   28,637.94
 $ summary tag:trip by tag by account --csv
 tag,account,count,currency,inflow,outflow,net
-trip/rome,Credit Card,11,EUR,0,-1286.40,-1286.40
-trip/lisbon,Credit Card,11,EUR,0,-1014.80,-1014.80
+trip/rome,Credit Card,11,EUR,0.00,-1286.40,-1286.40
+trip/lisbon,Credit Card,11,EUR,0.00,-1014.80,-1014.80
 $ summary tag:trip by tag by account --json
 {"tag": "trip/rome", "account": "Credit Card", "count": 11, "inflow": {}, "outflow": {"EUR": "-1286.40"}, "total": {"EUR": "-1286.40"}}
 {"tag": "trip/lisbon", "account": "Credit Card", "count": 11, "inflow": {}, "outflow": {"EUR": "-1014.80"}, "total": {"EUR": "-1014.80"}}
@@ -246,16 +246,16 @@ month,count,currency,total
 2025-03,1,EUR,-289.40
 2025-04,1,EUR,-512.00
 2025-05,9,EUR,-213.40
-2025-06,0,,0
-2025-07,0,,0
-2025-08,0,,0
-2025-09,0,,0
-2025-10,0,,0
-2025-11,0,,0
-2025-12,0,,0
-2026-01,0,,0
+2025-06,0,EUR,0.00
+2025-07,0,EUR,0.00
+2025-08,0,EUR,0.00
+2025-09,0,EUR,0.00
+2025-10,0,EUR,0.00
+2025-11,0,EUR,0.00
+2025-12,0,EUR,0.00
+2026-01,0,EUR,0.00
 2026-02,2,EUR,-996.80
-2026-03,0,,0
+2026-03,0,EUR,0.00
 2026-04,9,EUR,-289.60
 $ chart by year --in --json
 {"year": "2025", "count": 16, "total": {"EUR": "39984.94"}}
@@ -308,12 +308,12 @@ Books         1                         -12.50 EUR             -12.50 EUR
 total         7  $4,120.00  -$1,204.75, -12.50 EUR  $2,915.25, -12.50 EUR
 $ summary by tag --depth 1 --csv
 tag,count,currency,inflow,outflow,net
-,5,$,4100.00,-1200.00,2900.00
-,5,EUR,0,-12.50,-12.50
-groceries,1,$,20.00,0,20.00
-cash,1,$,20.00,0,20.00
-coffee,1,$,0,-4.75,-4.75
-place,1,$,0,-4.75,-4.75
+,4,$,4100.00,-1200.00,2900.00
+,1,EUR,0.00,-12.50,-12.50
+groceries,1,$,20.00,0.00,20.00
+cash,1,$,20.00,0.00,20.00
+coffee,1,$,0.00,-4.75,-4.75
+place,1,$,0.00,-4.75,-4.75
 $ chart --json
 {"month": "2024-01", "count": 7, "total": {"$": "2915.25", "EUR": "-12.50"}}
 $ chart by month by year
