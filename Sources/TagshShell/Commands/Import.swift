@@ -9,8 +9,10 @@ extension Commands {
         summary: "append a bank export's new transactions to an open file, skipping those already there",
         details: """
             Reads FILE as a bank export (CSV, read as `open` reads it: --date-format and --columns help) and \
-            appends the transactions that are not in the ledger yet to an open file, as one undo step. A \
-            transaction is already there when a transaction of the same account has the same amount and currency, \
+            appends the transactions that are not in the ledger yet to an open file, as one undo step. When the \
+            export and the CSV file it goes into both have a bank id column (Transaction ID, ID, FITID, Reference \
+            number), a row with an id the file already has is already there, and rows whose ids differ are never \
+            taken for one another; new rows keep their id. Otherwise a transaction is already there when a transaction of the same account has the same amount and currency, \
             a date at most --window days away (default 4) and a similar description (the same words, ignoring \
             digits and case); each one already there stands for one row only, so two identical coffees on one day \
             stay two. A row with the same amount near that date but another description is doubtful: it is \
@@ -112,15 +114,26 @@ extension Session {
         if account == nil, exportLayout.columns.account != nil, case .csv(let l) = file.document.layout, l.columns.account != nil {
             perRowAccount = true
         }
+        // Bank ids, when the export and the target CSV file both have a column for them.
+        var exportIDs: [String]?
+        var bankIDs: (incoming: [String], ledger: (Int) -> String)?
+        if let e = exportLayout.bankIDColumn, let (values, ids) = loaded.document.columnValues(named: exportLayout.header[e]) {
+            exportIDs = ids.map { values[$0].trimmingCharacters(in: " \t") }
+            if case .csv(let l) = file.document.layout, let t = l.bankIDColumn, let (theirs, rowIDs) = columnValues(l.header[t]),
+               let exportIDs {
+                bankIDs = (exportIDs, { row in row < rowIDs.count ? theirs[rowIDs[row]].trimmingCharacters(in: " \t") : "" })
+            }
+        }
         let verdicts = ImportMatcher(window: window).match(export, against: ledger, candidates: candidates,
-                                                           currency: { currencies[export.currency[$0]] ?? "" }, byAccount: perRowAccount)
+                                                           currency: { currencies[export.currency[$0]] ?? "" }, byAccount: perRowAccount,
+                                                           bankIDs: bankIDs)
         let newRows = verdicts.indices.filter { if case .duplicate = verdicts[$0] { false } else { true } }
         let duplicates = verdicts.count - newRows.count
         let doubtful = verdicts.indices.filter { if case .doubtful = verdicts[$0] { true } else { false } }
         if dryRun {
             printImportPlan(export, verdicts: verdicts, currency: { currencies[export.currency[$0]] ?? "" })
-            printer.note("\(TextSafety.sanitize(path)): \(newRows.count) new, \(duplicates) already in the ledger, \(doubtful.count) doubtful "
-                         + "(imported); nothing changed (`import` without --dry-run imports them)")
+            printer.note("\(TextSafety.sanitize(path)): \(newRows.count) to import (\(doubtful.count) of them doubtful), "
+                         + "\(duplicates) already in the ledger; nothing changed (`import` without --dry-run imports them)")
             return
         }
         guard !newRows.isEmpty else {
@@ -136,7 +149,8 @@ extension Session {
         let transactions = newRows.map { r in
             NewTransaction(day: export.day(r), description: export.merchants[export.merchant[r]], amount: export.amount(r),
                            currency: currencyFor(export.currencies[export.currency[r]], file: file, in: ledger),
-                           account: account ?? (fileAccount.isEmpty || perRowAccount ? export.accounts[export.account[r]] : fileAccount))
+                           account: account ?? (fileAccount.isEmpty || perRowAccount ? export.accounts[export.account[r]] : fileAccount),
+                           bankID: exportIDs.flatMap { r < $0.count && !$0[r].isEmpty ? $0[r] : nil })
         }
         if file.document.format == .beancount, let bad = transactions.first(where: { !Beancount.isCommodity($0.currency) }) {
             throw .failed("beancount needs a commodity for every amount: '\(TextSafety.sanitize(bad.currency))' is not one "
@@ -210,8 +224,9 @@ extension Session {
             let (status, why): (String, String)
             switch v {
             case .new: (status, why) = ("new", "")
-            case .duplicate(let row, let reason): (status, why) = ("duplicate", "\(reason): \(row + 1)")
-            case .doubtful(let row, let reason): (status, why) = ("doubtful", "\(reason): \(row + 1) \(TextSafety.sanitize(ledger.merchants[ledger.merchant[row]]))")
+            case .duplicate(let row, let reason): (status, why) = ("duplicate", "id \(row + 1): \(TextSafety.sanitize(reason))")
+            case .doubtful(let row, let reason):
+                (status, why) = ("doubtful", "id \(row + 1) \(TextSafety.sanitize(ledger.merchants[ledger.merchant[row]])): \(reason)")
             }
             table.add([.init(String(i + 1)), .init(status), .init(export.day(i).description),
                        .init(TextSafety.sanitize(export.merchants[export.merchant[i]])),

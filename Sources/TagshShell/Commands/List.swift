@@ -9,8 +9,10 @@ extension Commands {
         summary: "list matching transactions in a table; sets the selection @",
         details: """
             Lists the transactions the query matches (all when there is no query) in a table fitted to the \
-            terminal width: id, date, merchant, amount, intent mark, category and tags. Long merchants are cut \
-            with an ellipsis. What is listed becomes the selection @ that annotation commands take as a target. \
+            terminal width: id, date, merchant, amount, intent mark, category and tags, a NOTE column when a \
+            listed transaction has a note, and FILE with --file. When the table is too wide, merchants, categories, \
+            tags and notes are cut (the last three between words) down to a minimum width; past that, whole columns \
+            are left out: notes first, then files, tags, categories and the intent mark. What is listed becomes the selection @ that annotation commands take as a target. \
             Ctrl-C stops a long listing: it says `interrupted`, prints no count and leaves @ as it was. \
             See `help query` for the query language.
             """,
