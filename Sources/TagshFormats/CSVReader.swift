@@ -499,8 +499,8 @@ public struct CSVReader {
             layout.notes.append("line \(first) has no date (above the first transaction): kept as it is")
         }
         if let footer {
-            layout.notes.append((footerLines == 1 ? "line \(footer.line) is not a transaction" : "\(footerLines) lines from line \(footer.line) are not transactions")
-                                + " (a footer): kept as they are")
+            layout.notes.append(footerLines == 1 ? "line \(footer.line) is not a transaction (a footer): kept as it is"
+                                : "\(footerLines) lines from line \(footer.line) are not transactions (a footer): kept as they are")
         }
         if !dateOrderSettled && !ambiguousRows.isEmpty {
             let other = dateFormat == .dmy ? "%m/%d/%Y" : "%d/%m/%Y"
