@@ -1,0 +1,377 @@
+import Dispatch
+import TagshModel
+
+/// The record loop of `CSVReader`: what it keeps from record to record, a
+/// byte range read at a time, and the driver that reads the two halves of a
+/// large file on two cores at once.
+extension CSVReader {
+    /// What reading records keeps from one record to the next.
+    struct RecordState {
+        var ledger = Ledger()
+        var starts: [Int] = []
+        var ends: [Int] = []
+        var skipped: [Diagnostic] = []
+        var dateFormat: DateFormat
+        var dateOrderSettled: Bool
+        /// Rows whose date reads either way while the order of day and month is not settled.
+        var ambiguousRows: [Int32] = []
+        var onlyYearFirst = true
+        var footer: (line: Int, error: Diagnostic, blankDate: Bool)?
+        var footerLines = 0
+        var leadingLines: [Int] = []
+        var defaultAccount: UInt32?
+        var scratch: [UInt8] = []
+        var tagNames: [String] = []
+        // Annotation fields repeat: each distinct raw value is parsed once,
+        // then looked up by its bytes (ids map to tag sets, categories, intents).
+        var rawTags = StringTable(), tagSetOfRaw: [UInt32] = [0]
+        var rawCategories = StringTable(), categoryOfRaw: [UInt32] = [0]
+        var rawIntents = StringTable(), intentOfRaw: [UInt8] = [0]
+
+        init(dateFormat: DateFormat, dateOrderSettled: Bool) {
+            self.dateFormat = dateFormat
+            self.dateOrderSettled = dateOrderSettled
+        }
+
+        mutating func reserve(_ n: Int) {
+            ledger.reserveCapacity(n)
+            starts.reserveCapacity(n)
+            ends.reserveCapacity(n)
+        }
+    }
+
+    /// What every record is read with, settled before the first.
+    struct RecordContext {
+        var columns: CSVColumns
+        var decimalComma: Bool
+        var debitMixed: Bool
+        var creditMixed: Bool
+    }
+
+    /// Below this many bytes of records a file is read on one core: a second thread would cost more than it saves.
+    static let parallelThreshold = 4 << 20
+
+    /// Reads every record from `start` to the end of the file into `st`.
+    ///
+    /// A large file is read in two halves at once: the first from `start`, the second from the first line end
+    /// after the middle, with its own intern tables. The second half is kept only when reading it alone gave
+    /// what reading on from the first would have: the first half ended exactly where the second began (so the
+    /// split was not inside a quoted field), neither half failed, no line without a date was left pending at the
+    /// split, and both read dates in the order the file started with. Otherwise the rest is read again from
+    /// where the first half ended, as on one core, so the result never depends on the split.
+    func readRecords(_ st: inout RecordState, from start: Scanner, _ cx: RecordContext) throws(Diagnostic) {
+        var scanner = start
+        let n = bytes.count
+        st.reserve((n - start.pos) / 60)
+        if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold, let split = lineStart(after: start.pos + (n - start.pos) / 2) {
+            let second = SecondHalf(reader: self, state: RecordState(dateFormat: st.dateFormat, dateOrderSettled: st.dateOrderSettled),
+                                    scanner: Scanner(bytes: bytes, pos: split, line: 0, delimiter: start.delimiter), context: cx)
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) { second.run() }
+            let initial = (format: st.dateFormat, settled: st.dateOrderSettled)
+            do {
+                try parseRecords(&st, &scanner, limit: split, cx)
+            } catch {
+                group.wait()
+                throw error
+            }
+            group.wait()
+            if second.failed == nil, scanner.pos == split, st.footer == nil, second.state.leadingLines.isEmpty,
+               st.dateFormat == initial.format, second.state.dateFormat == initial.format {
+                merge(second.state, into: &st, lineOffset: scanner.line)
+                return
+            }
+        }
+        try parseRecords(&st, &scanner, limit: n, cx)
+    }
+
+    /// The offset just past the first line end at or after `offset`, if it leaves records to read.
+    func lineStart(after offset: Int) -> Int? {
+        var i = offset
+        while i < bytes.count && bytes[i] != 0x0A { i += 1 }
+        return i + 1 < bytes.count ? i + 1 : nil
+    }
+
+    /// Appends the second half's rows and state to the first's, as reading on from the first would have left them.
+    func merge(_ other: RecordState, into st: inout RecordState, lineOffset: Int) {
+        let offset = st.ledger.count
+        st.ledger.append(rowsOf: other.ledger)
+        st.starts += other.starts
+        st.ends += other.ends
+        st.onlyYearFirst = st.onlyYearFirst && other.onlyYearFirst
+        // Once the order is settled, earlier ambiguous rows no longer matter (and none were re-read: the format never changed).
+        if st.dateOrderSettled || other.dateOrderSettled {
+            st.dateOrderSettled = true
+            st.ambiguousRows = []
+        } else {
+            st.ambiguousRows += other.ambiguousRows.map { $0 + Int32(offset) }
+        }
+        if var f = other.footer {
+            f.line += lineOffset
+            st.footer = f
+        }
+        st.footerLines = other.footerLines
+    }
+
+    /// Reads the records from `scanner` up to the first that starts at or after `limit`.
+    func parseRecords(_ st: inout RecordState, _ scanner: inout Scanner, limit: Int, _ cx: RecordContext) throws(Diagnostic) {
+        let columns = cx.columns, decimalComma = cx.decimalComma, debitMixed = cx.debitMixed, creditMixed = cx.creditMixed
+        let badIntent: UInt8 = 0xFF
+        let required = max(columns.date, columns.description, columns.amount ?? 0)
+        var fields: [FieldRef] = []
+        // The state as locals, moved out of `st` (so nothing is copied) and back when this returns or throws.
+        var ledger = Ledger(), starts: [Int] = [], ends: [Int] = [], skipped: [Diagnostic] = []
+        swap(&ledger, &st.ledger); swap(&starts, &st.starts); swap(&ends, &st.ends); swap(&skipped, &st.skipped)
+        var dateFormat = st.dateFormat, dateOrderSettled = st.dateOrderSettled, onlyYearFirst = st.onlyYearFirst
+        var ambiguousRows: [Int32] = [], leadingLines: [Int] = []
+        swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
+        var footer = st.footer, footerLines = st.footerLines, defaultAccount = st.defaultAccount
+        var scratch: [UInt8] = [], tagNames: [String] = []
+        swap(&scratch, &st.scratch); swap(&tagNames, &st.tagNames)
+        var rawTags = StringTable(), rawCategories = StringTable(), rawIntents = StringTable()
+        var tagSetOfRaw: [UInt32] = [], categoryOfRaw: [UInt32] = [], intentOfRaw: [UInt8] = []
+        swap(&rawTags, &st.rawTags); swap(&rawCategories, &st.rawCategories); swap(&rawIntents, &st.rawIntents)
+        swap(&tagSetOfRaw, &st.tagSetOfRaw); swap(&categoryOfRaw, &st.categoryOfRaw); swap(&intentOfRaw, &st.intentOfRaw)
+        defer {
+            swap(&ledger, &st.ledger); swap(&starts, &st.starts); swap(&ends, &st.ends); swap(&skipped, &st.skipped)
+            st.dateFormat = dateFormat; st.dateOrderSettled = dateOrderSettled; st.onlyYearFirst = onlyYearFirst
+            swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
+            st.footer = footer; st.footerLines = footerLines; st.defaultAccount = defaultAccount
+            swap(&scratch, &st.scratch); swap(&tagNames, &st.tagNames)
+            swap(&rawTags, &st.rawTags); swap(&rawCategories, &st.rawCategories); swap(&rawIntents, &st.rawIntents)
+            swap(&tagSetOfRaw, &st.tagSetOfRaw); swap(&categoryOfRaw, &st.categoryOfRaw); swap(&intentOfRaw, &st.intentOfRaw)
+        }
+
+        while scanner.pos < limit {
+            let recordStart = scanner.pos
+            let recordLine = scanner.line
+            var recordEnd = 0
+            do {
+                guard try scanner.next(into: &fields, recordEnd: &recordEnd) else { break }
+            } catch {
+                let d = diagnostic(for: error)
+                if options.skipBad && error.kind == .textAfterQuote {
+                    skipped.append(d)
+                    // Skip to the end of this line and go on.
+                    scanner.pos = (lineEndOffset(from: error.offset).map { $0 } ?? bytes.count)
+                    skipToNextLine(&scanner)
+                    continue
+                }
+                throw d
+            }
+            // Blank lines are kept verbatim and are not transactions.
+            if fields.count == 1 && isBlank(fields[0]) { continue }
+
+            // A line whose date column holds no date at all (`***END OF FILE***`, a totals line) may be a footer:
+            // it is one if no transaction follows it.
+            // The date is read once here; only a row whose date does not read is tokenized again.
+            let dateRead: Day? = columns.date < fields.count ? slice(fields[columns.date]) { dateFormat.parse($0) } : nil
+            let notARecord = dateRead == nil && (columns.date >= fields.count || slice(fields[columns.date]) { DateTokens($0) == nil })
+            if notARecord {
+                if footer == nil {
+                    let error = columns.date < fields.count
+                        ? fieldError("cannot read date '\(text(fields[columns.date]))'", fields[columns.date].start, line: recordLine,
+                                     recordStart: recordStart,
+                                     notes: ["hint: --date-format sets how dates are written, e.g. %d/%m/%Y or %d %b %Y; "
+                                             + "--columns date=N picks another column; --skip-bad loads the other records"])
+                        : fieldError("expected at least \(columns.date + 1) fields, found \(fields.count)",
+                                     fields.last.map { $0.end } ?? recordStart, line: recordLine, recordStart: recordStart,
+                                     notes: ["hint: --skip-bad loads the other records"])
+                    footer = (recordLine, error, columns.date >= fields.count || isBlank(fields[columns.date]))
+                }
+                footerLines += 1
+                continue
+            }
+            // Lines without a date between the header and the first transaction (Venmo's opening balance) are kept
+            // as they are, like a footer; between transactions they are an error.
+            if let f = footer, f.blankDate, footerLines == 1, ledger.count == 0, !options.skipBad {
+                leadingLines.append(f.line)
+                footer = nil
+                footerLines = 0
+            }
+            if let footer, !options.skipBad { throw footer.error }
+            if let f = footer {
+                skipped.append(f.error)
+                footer = nil
+                footerLines = 0
+            }
+
+            do throws(Diagnostic) {
+                guard fields.count > required else {
+                    throw fieldError("expected at least \(required + 1) fields, found \(fields.count)",
+                                     fields.last.map { $0.end } ?? recordStart, line: recordLine, recordStart: recordStart)
+                }
+                let dateField = fields[columns.date]
+                var parsedDay = dateRead
+                // A date that starts with its year says nothing about the order of day and month.
+                let yearFirst = slice(dateField) { f in
+                    var i = 0
+                    while i < f.count, f[i] == 0x20 || f[i] == 0x22 { i += 1 }
+                    return f.count - i >= 4 && (i..<i + 4).allSatisfy { f[$0] >= 0x30 && f[$0] <= 0x39 }
+                }
+                if !yearFirst { onlyYearFirst = false }
+                if !dateOrderSettled && !yearFirst {
+                    switch slice(dateField, { DateFormat.evidence($0) }) {
+                    case let evidence? where evidence == .mdy || evidence == .dmy:
+                        if evidence != dateFormat {
+                            // Every date so far could be read either way: read them the other way.
+                            dateFormat = evidence
+                            ledger.swapDayAndMonth(rows: ambiguousRows)
+                            parsedDay = slice(dateField) { dateFormat.parse($0) }
+                        }
+                        dateOrderSettled = true
+                        ambiguousRows = []
+                    case nil where parsedDay != nil:
+                        ambiguousRows.append(Int32(ledger.count))
+                    default:
+                        break
+                    }
+                }
+                guard let day = parsedDay else {
+                    throw fieldError("cannot read date '\(text(dateField))' as \(yearFirst ? DateFormat.ymd : dateFormat)",
+                                     dateField.start, line: recordLine, recordStart: recordStart,
+                                     notes: ["hint: --date-format sets how dates are written, e.g. %d/%m/%Y, %m/%d/%y, %d %b %Y or %Y-%m-%dT%H:%M:%S"
+                                             + (options.skipBad ? "" : "; --skip-bad loads the other records")])
+                }
+                let merchant = intern(fields[columns.description], into: &ledger.merchants, scratch: &scratch)
+
+                var amount: Amount
+                var symbol: String?
+                var pending = false
+                if let a = columns.amount {
+                    let f = field(a)
+                    if f.map(isBlank) ?? true {
+                        // Listed without an amount yet: kept, and marked pending.
+                        amount = .zero
+                        pending = true
+                    } else {
+                        guard let f, let parsed = parseAmountField(f, decimalComma: decimalComma) else {
+                            let at = f ?? fields[fields.count - 1]
+                            throw fieldError("cannot read amount '\(f.map { text($0) } ?? "")'", f?.start ?? at.end,
+                                             line: recordLine, recordStart: recordStart,
+                                             notes: options.skipBad ? [] : ["hint: --columns amount=N reads another column; --skip-bad loads the other records"])
+                        }
+                        amount = parsed.amount
+                        symbol = parsed.symbol
+                    }
+                    if let d = columns.direction, let f = field(d), !isBlank(f) {
+                        guard let sign = AmountParser.direction(text(f)) else {
+                            throw fieldError("cannot tell money in from money out: '\(text(f))'", f.start,
+                                             line: recordLine, recordStart: recordStart)
+                        }
+                        amount = sign < 0 ? -amount.magnitude : amount.magnitude
+                    }
+                    if let c = columns.fee, !columns.amountIsNet, let f = field(c), !isBlank(f),
+                       let fee = parseAmountField(f, decimalComma: decimalComma) {
+                        amount = amount.adding(-fee.amount.magnitude) ?? amount
+                    }
+                } else {
+                    var total: Amount = .zero
+                    var any = false
+                    for (index, isDebit) in [(columns.debit, true), (columns.credit, false)] {
+                        guard let index, let f = field(index), !isBlank(f) else { continue }
+                        guard let parsed = parseAmountField(f, decimalComma: decimalComma) else {
+                            throw fieldError("cannot read \(isDebit ? "debit" : "credit") '\(text(f))'", f.start,
+                                             line: recordLine, recordStart: recordStart)
+                        }
+                        // A debit column holds money out and a credit column money in, whichever sign the bank
+                        // writes them with; a column with both signs is signed already (charges positive).
+                        let mixed = isDebit ? debitMixed : creditMixed
+                        let v = isDebit ? (mixed ? -parsed.amount : -parsed.amount.magnitude)
+                                        : (mixed ? parsed.amount : parsed.amount.magnitude)
+                        total = total.adding(v) ?? total
+                        symbol = symbol ?? parsed.symbol
+                        any = true
+                    }
+                    // Neither debit nor credit: listed without an amount yet (pending).
+                    pending = !any
+                    amount = total
+                }
+
+                var currency: UInt32 = 0
+                if let c = columns.currency, let f = field(c), !isBlank(f) {
+                    currency = intern(f, into: &ledger.currencies, scratch: &scratch)
+                } else if let symbol {
+                    currency = ledger.currencies.intern(symbol)
+                }
+                let account: UInt32
+                if let c = columns.account, let f = field(c), !isBlank(f) {
+                    account = intern(f, into: &ledger.accounts, scratch: &scratch)
+                } else if let defaultAccount {
+                    account = defaultAccount
+                } else {
+                    account = ledger.accounts.intern(Self.accountName(forFile: fileName))
+                    defaultAccount = account
+                }
+                var intent: Intent?
+                if let c = columns.intent, let f = field(c), !isBlank(f) {
+                    let raw = intern(f, into: &rawIntents, scratch: &scratch)
+                    if Int(raw) == intentOfRaw.count {
+                        let t = rawIntents[raw]
+                        intentOfRaw.append(t.lowercased() == "none" ? 0 : Intent(name: t)?.rawValue ?? badIntent)
+                    }
+                    let value = intentOfRaw[Int(raw)]
+                    if value == badIntent {
+                        throw fieldError("unknown intent '\(rawIntents[raw])': use need, want, culture, unexpected or leave it empty",
+                                         f.start, line: recordLine, recordStart: recordStart)
+                    }
+                    intent = Intent(rawValue: value)
+                }
+                var category: UInt32 = 0
+                if let c = columns.category, let f = field(c), !isBlank(f) {
+                    let raw = intern(f, into: &rawCategories, scratch: &scratch)
+                    if Int(raw) == categoryOfRaw.count { categoryOfRaw.append(ledger.categories.intern(rawCategories[raw])) }
+                    category = categoryOfRaw[Int(raw)]
+                }
+                var tagSet: UInt32 = 0
+                if let c = columns.tags, let f = field(c), !isBlank(f) {
+                    let raw = intern(f, into: &rawTags, scratch: &scratch)
+                    if Int(raw) == tagSetOfRaw.count {
+                        tagNames.removeAll(keepingCapacity: true)
+                        for part in rawTags[raw].split(separator: ";") {
+                            let name = String(part).trimmingSpaces()
+                            if !name.isEmpty { tagNames.append(name) }
+                        }
+                        tagSetOfRaw.append(ledger.internTagSet(tagNames))
+                    }
+                    tagSet = tagSetOfRaw[Int(raw)]
+                }
+                var note: UInt32 = 0
+                if let c = columns.notes, let f = field(c), !isBlank(f) {
+                    note = intern(f, into: &ledger.notes, scratch: &scratch)
+                }
+                ledger.append(day: day, merchant: merchant, amount: amount, currency: currency, account: account,
+                              intent: intent, category: category, tagSet: tagSet, note: note)
+                if pending { ledger.markLastPending() }
+                starts.append(recordStart)
+                ends.append(recordEnd)
+            } catch {
+                if options.skipBad { skipped.append(error); continue }
+                throw error
+            }
+
+            func field(_ i: Int) -> FieldRef? { i < fields.count ? fields[i] : nil }
+        }
+    }
+}
+
+/// The second half of a file read on another thread; nothing else touches it until the thread is waited for.
+private final class SecondHalf: @unchecked Sendable {
+    let reader: CSVReader
+    var state: CSVReader.RecordState
+    var scanner: CSVReader.Scanner
+    let context: CSVReader.RecordContext
+    var failed: Diagnostic?
+
+    init(reader: CSVReader, state: CSVReader.RecordState, scanner: CSVReader.Scanner, context: CSVReader.RecordContext) {
+        self.reader = reader
+        self.state = state
+        self.scanner = scanner
+        self.context = context
+    }
+
+    func run() {
+        state.reserve((reader.bytes.count - scanner.pos) / 60)
+        do throws(Diagnostic) { try reader.parseRecords(&state, &scanner, limit: reader.bytes.count, context) } catch { failed = error }
+    }
+}

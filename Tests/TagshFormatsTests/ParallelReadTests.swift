@@ -1,0 +1,81 @@
+import Testing
+import TagshModel
+@testable import TagshFormats
+
+/// A large CSV file is read in two halves at once (`CSVReader.readRecords`); whatever the file holds around
+/// the split, the result must be what reading it on one core gives, or the same error.
+struct ParallelReadTests {
+    /// About `CSVReader.parallelThreshold` × 1.5 of records, with `special` lines placed around the middle.
+    static func file(header: String = "Date,Description,Amount,Tags,Category,Intent", row: (Int) -> String,
+                     special: [String] = [], at fraction: Double = 0.5, footer: String = "") -> [UInt8] {
+        var rows: [String] = []
+        var size = 0, i = 0
+        while size < CSVReader.parallelThreshold * 3 / 2 {
+            let r = row(i)
+            rows.append(r)
+            size += r.utf8.count + 1
+            i += 1
+        }
+        rows.insert(contentsOf: special, at: Int(Double(rows.count) * fraction))
+        return Array((header + "\n" + rows.joined(separator: "\n") + "\n" + footer).utf8)
+    }
+
+    static func read(_ bytes: [UInt8], parallel: Bool) -> Result<(Ledger, CSVLayout), Diagnostic> {
+        var options = ReadOptions()
+        options.readsInParallel = parallel
+        do throws(Diagnostic) {
+            let (ledger, layout, _) = try CSVReader.read(bytes, fileName: "big.csv", options: options)
+            return .success((ledger, layout))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static let merchants = ["STARBUCKS 1234", "REWE", "\"AMAZON, MKTPLACE\"", "Café Zoë", "UBER *TRIP"]
+    static let tags = ["", "coffee", "Coffee;work", "trip/paris;COFFEE", "work"]
+
+    static func row(_ i: Int, date: (Int) -> String = { i in "2024-\(1 + i % 12 < 10 ? "0" : "")\(1 + i % 12)-\(10 + i % 18)" }) -> String {
+        "\(date(i)),\(merchants[i % 5]),-\(i % 97).\(10 + i % 89),\(tags[(i / 5) % 5]),\(i % 7 == 0 ? "Food" : ""),\(i % 11 == 0 ? "want" : "")"
+    }
+
+    static let cases: [(String, [UInt8])] = [
+        ("plain ISO dates", file(row: { row($0) })),
+        // A quoted field holding line ends right at the middle: the split lands inside it, and the lines inside
+        // read as records of their own when read from there.
+        ("a quoted field over many lines at the split",
+         file(header: "Date,Description,Amount,Tags,Category,Other", row: { row($0) },
+              special: ["2024-05-05,\"MULTI\n" + String(repeating: "2024-01-01,FAKE,-1.00,,,\n", count: 400) + "2024-01-01,FAKE,-1.00,,,X\",-1.00,,,"])),
+        // US dates that settle only in the second half (every day 12 or less before it).
+        ("dates settled after the split",
+         file(row: { row($0, date: { i in "0\(1 + i % 9)/0\(1 + i % 9)/2024" }) }, special: ["03/25/2024,LATE,-2.00,,,"], at: 0.8)),
+        // ... and settled the other way round than the hint, so rows of the first half are read again.
+        ("dates settled the other way after the split",
+         file(row: { row($0, date: { i in "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) }, special: ["25/03/2024,LATE,-2.00,,,"], at: 0.8)),
+        ("a footer at the end", file(row: { row($0) }, footer: "Total,,-1234.00,,,\n")),
+        ("a line without a date in the second half (an error)", file(row: { row($0) }, special: ["not a date,X,-1.00,,,"], at: 0.7)),
+        ("a line without a date at the split (an error)", file(row: { row($0) }, special: ["not a date,X,-1.00,,,"], at: 0.5)),
+        ("a bad amount in the second half (an error)", file(row: { row($0) }, special: ["2024-01-01,X,lots,,,"], at: 0.9)),
+        ("a bad intent in the first half (an error)", file(row: { row($0) }, special: ["2024-01-01,X,-1.00,,,maybe"], at: 0.2)),
+    ]
+
+    @Test(arguments: cases.map(\.0))
+    func twoHalvesReadAsOne(_ name: String) throws {
+        let bytes = try #require(Self.cases.first { $0.0 == name }).1
+        #expect(bytes.count > CSVReader.parallelThreshold)
+        switch (Self.read(bytes, parallel: false), Self.read(bytes, parallel: true)) {
+        case (.success(let (one, l1)), .success(let (two, l2))):
+            #expect(one.count == two.count)
+            #expect((0..<one.count).allSatisfy { one.transaction($0) == two.transaction($0) })
+            // Interned in the same order: the same ids, so tag and category order and spelling are the same.
+            #expect(one.merchant == two.merchant && one.tagSet == two.tagSet && one.category == two.category)
+            #expect(one.tags.ids.map { one.tags[$0] } == two.tags.ids.map { two.tags[$0] })
+            #expect(l1.recordStarts == l2.recordStarts && l1.recordEnds == l2.recordEnds)
+            #expect(l1.notes == l2.notes && l1.guesses == l2.guesses && l1.dateFormat == l2.dateFormat)
+            #expect(one.pendingRows == two.pendingRows)
+        case (.failure(let e1), .failure(let e2)):
+            #expect(e1 == e2)
+        case (let a, let b):
+            Issue.record("one core: \(a), two: \(b)")
+        }
+    }
+}
