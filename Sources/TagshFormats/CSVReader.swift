@@ -228,7 +228,7 @@ public struct CSVReader {
         }
 
         var columns = header.columns
-        var scanner = Scanner(bytes: bytes, pos: header.next, line: header.line + 1, delimiter: header.delimiter)
+        let scanner = Scanner(bytes: bytes, pos: header.next, line: header.line + 1, delimiter: header.delimiter)
         func hasBothSigns(_ column: Int?) -> Bool {
             guard let column else { return false }
             let values = sampleValues(from: scanner, column: column, limit: 200).compactMap { AmountParser.parse($0, decimalComma: false)?.amount }

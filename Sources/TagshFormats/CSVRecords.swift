@@ -21,7 +21,6 @@ extension CSVReader {
         var leadingLines: [Int] = []
         var defaultAccount: UInt32?
         var scratch: [UInt8] = []
-        var tagNames: [String] = []
         // Annotation fields repeat: each distinct raw value is parsed once,
         // then looked up by its bytes (ids map to tag sets, categories, intents).
         var rawTags = StringTable(), tagSetOfRaw: [UInt32] = [0]
@@ -126,8 +125,8 @@ extension CSVReader {
         var ambiguousRows: [Int32] = [], leadingLines: [Int] = []
         swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
         var footer = st.footer, footerLines = st.footerLines, defaultAccount = st.defaultAccount
-        var scratch: [UInt8] = [], tagNames: [String] = []
-        swap(&scratch, &st.scratch); swap(&tagNames, &st.tagNames)
+        var scratch: [UInt8] = [], tagIDs: [UInt32] = []
+        swap(&scratch, &st.scratch)
         var rawTags = StringTable(), rawCategories = StringTable(), rawIntents = StringTable()
         var tagSetOfRaw: [UInt32] = [], categoryOfRaw: [UInt32] = [], intentOfRaw: [UInt8] = []
         swap(&rawTags, &st.rawTags); swap(&rawCategories, &st.rawCategories); swap(&rawIntents, &st.rawIntents)
@@ -137,7 +136,7 @@ extension CSVReader {
             st.dateFormat = dateFormat; st.dateOrderSettled = dateOrderSettled; st.onlyYearFirst = onlyYearFirst
             swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
             st.footer = footer; st.footerLines = footerLines; st.defaultAccount = defaultAccount
-            swap(&scratch, &st.scratch); swap(&tagNames, &st.tagNames)
+            swap(&scratch, &st.scratch)
             swap(&rawTags, &st.rawTags); swap(&rawCategories, &st.rawCategories); swap(&rawIntents, &st.rawIntents)
             swap(&tagSetOfRaw, &st.tagSetOfRaw); swap(&categoryOfRaw, &st.categoryOfRaw); swap(&intentOfRaw, &st.intentOfRaw)
         }
@@ -327,12 +326,26 @@ extension CSVReader {
                 if let c = columns.tags, let f = field(c), !isBlank(f) {
                     let raw = intern(f, into: &rawTags, scratch: &scratch)
                     if Int(raw) == tagSetOfRaw.count {
-                        tagNames.removeAll(keepingCapacity: true)
-                        for part in rawTags[raw].split(separator: ";") {
-                            let name = String(part).trimmingSpaces()
-                            if !name.isEmpty { tagNames.append(name) }
+                        // A new list of tags: split on `;` and interned from the bytes, each name trimmed, in order,
+                        // the first of names equal but for case kept (as `Ledger.internTagSet` does with strings).
+                        tagIDs.removeAll(keepingCapacity: true)
+                        slice(f) { b in
+                            func split(_ b: UnsafeBufferPointer<UInt8>) {
+                                var i = 0
+                                while i <= b.count {
+                                    var j = i
+                                    while j < b.count && b[j] != 0x3B { j += 1 }
+                                    let name = trimmed(UnsafeBufferPointer(rebasing: b[i..<j]))
+                                    if !name.isEmpty {
+                                        let id = ledger.tags.intern(bytes: name)
+                                        if !tagIDs.contains(id) { tagIDs.append(id) }
+                                    }
+                                    i = j + 1
+                                }
+                            }
+                            if f.escaped { unescape(b).withUnsafeBufferPointer(split) } else { split(b) }
                         }
-                        tagSetOfRaw.append(ledger.internTagSet(tagNames))
+                        tagSetOfRaw.append(ledger.tagSets.intern(tagIDs))
                     }
                     tagSet = tagSetOfRaw[Int(raw)]
                 }

@@ -30,12 +30,20 @@ extension Ledger {
             if categoryLock.count < start { categoryLock += [UInt8](repeating: 0, count: start - categoryLock.count) }
             categoryLock += other.categoryLock.isEmpty ? [UInt8](repeating: 0, count: other.count) : other.categoryLock
         }
-        reserveCapacity(start + other.count)
-        for r in 0..<other.count {
-            append(day: other.day(r), merchant: m[Int(other.merchant[r])], amount: other.amount(r), currency: c[Int(other.currency[r])],
-                   account: a[Int(other.account[r])], intent: other.intentValue(r), category: cats[Int(other.category[r])],
-                   tagSet: sets[Int(other.tagSet[r])], note: n[Int(other.note[r])])
+        // Column by column: the ids through their maps, the rest as they are.
+        days += other.days
+        amountUnits += other.amountUnits
+        amountScale += other.amountScale
+        intent += other.intent
+        func mapped(_ column: [UInt32], _ map: [UInt32]) -> [UInt32] {
+            map.withUnsafeBufferPointer { map in column.map { map[Int($0)] } }
         }
+        merchant += mapped(other.merchant, m)
+        currency += mapped(other.currency, c)
+        account += mapped(other.account, a)
+        category += mapped(other.category, cats)
+        tagSet += mapped(other.tagSet, sets)
+        note += mapped(other.note, n)
         pendingRows += other.pendingRows.map { $0 + Int32(start) }
         return start..<count
     }

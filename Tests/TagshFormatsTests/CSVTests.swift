@@ -86,6 +86,23 @@ struct CSVReadTests {
         #expect(l.transaction(1).note == nil)
     }
 
+    /// A Tags field is split on `;`, each name trimmed, empty ones and repeats (in any case) left out, first spelling kept.
+    @Test(arguments: [
+        ("coffee;work", ["coffee", "work"]),
+        (" Coffee ; work ;;coffee;WORK ", ["Coffee", "work"]),
+        ("\"a,b;\"\"quoted\"\";c\"", ["a,b", "\"quoted\"", "c"]),
+        ("\" spaced tag ;\tx\"", ["spaced tag", "x"]),
+        (";;", []),
+        ("Café;CAFÉ;café", ["Café"]),
+        ("trip/paris;trip:lisbon", ["trip/paris", "trip:lisbon"]),
+    ])
+    func tagFieldsSplitOnSemicolons(_ field: String, _ tags: [String]) throws {
+        let csv = "Date,Description,Amount,Tags\n2024-01-02,CAFE,-3.00,\(field)\n2024-01-03,CAFE,-3.00,\(field)\n"
+        let l = try CSVReader.read(Array(csv.utf8), fileName: "t.csv").ledger
+        #expect(l.transaction(0).tags == tags)
+        #expect(l.transaction(1).tags == tags)
+    }
+
     @Test func quotedFieldsKeepCommasQuotesAndNewlines() throws {
         let l = try LedgerDocument.read(try fixture("quoted.csv"), fileName: "q.csv", format: .csv, options: ReadOptions()).ledger
         #expect(l.transaction(1).merchant == "BAR \"ZUM HIRSCH\"")
