@@ -112,6 +112,34 @@ extension CSVReader {
         st.footerLines = other.footerLines
     }
 
+    /// The tags of a Tags field, interned straight from its bytes: split on `;`, each name trimmed, empty ones and
+    /// repeats (in any case) left out, in order, as `Ledger.internTagSet` does with strings. (A method of its own
+    /// so that `parseRecords` captures none of its locals in a closure: that would box them and check every access.)
+    func internTags(_ f: FieldRef, into tags: inout StringTable, ids: inout [UInt32]) {
+        ids.removeAll(keepingCapacity: true)
+        slice(f) { raw in
+            let unescaped = f.escaped ? unescape(raw) : []
+            unescaped.withUnsafeBufferPointer { u in
+                let b = f.escaped ? u : raw
+                var i = 0
+                while i <= b.count {
+                    var j = i
+                    while j < b.count && b[j] != 0x3B { j += 1 }
+                    let name = trimmed(UnsafeBufferPointer(rebasing: b[i..<j]))
+                    if !name.isEmpty {
+                        let id = tags.intern(bytes: name)
+                        if !ids.contains(id) { ids.append(id) }
+                    }
+                    i = j + 1
+                }
+            }
+        }
+    }
+
+    /// Field `i` of a record, nil when the record is shorter.
+    @inline(__always)
+    static func field(_ i: Int, of fields: [FieldRef]) -> FieldRef? { i < fields.count ? fields[i] : nil }
+
     /// Reads the records from `scanner` up to the first that starts at or after `limit`.
     func parseRecords(_ st: inout RecordState, _ scanner: inout Scanner, limit: Int, _ cx: RecordContext) throws(Diagnostic) {
         let columns = cx.columns, decimalComma = cx.decimalComma, debitMixed = cx.debitMixed, creditMixed = cx.creditMixed
@@ -164,7 +192,9 @@ extension CSVReader {
             // A line whose date column holds no date at all (`***END OF FILE***`, a totals line) may be a footer:
             // it is one if no transaction follows it.
             // The date is read once here; only a row whose date does not read is tokenized again.
-            let dateRead: Day? = columns.date < fields.count ? slice(fields[columns.date]) { dateFormat.parse($0) } : nil
+            // (Closures here capture constants only: a captured variable would be boxed and its every access checked.)
+            let format = dateFormat
+            let dateRead: Day? = columns.date < fields.count ? slice(fields[columns.date]) { format.parse($0) } : nil
             let notARecord = dateRead == nil && (columns.date >= fields.count || slice(fields[columns.date]) { DateTokens($0) == nil })
             if notARecord {
                 if footer == nil {
@@ -216,7 +246,8 @@ extension CSVReader {
                             // Every date so far could be read either way: read them the other way.
                             dateFormat = evidence
                             ledger.swapDayAndMonth(rows: ambiguousRows)
-                            parsedDay = slice(dateField) { dateFormat.parse($0) }
+                            let settled = evidence
+                            parsedDay = slice(dateField) { settled.parse($0) }
                         }
                         dateOrderSettled = true
                         ambiguousRows = []
@@ -238,7 +269,7 @@ extension CSVReader {
                 var symbol: String?
                 var pending = false
                 if let a = columns.amount {
-                    let f = field(a)
+                    let f = Self.field(a, of: fields)
                     if f.map(isBlank) ?? true {
                         // Listed without an amount yet: kept, and marked pending.
                         amount = .zero
@@ -253,14 +284,14 @@ extension CSVReader {
                         amount = parsed.amount
                         symbol = parsed.symbol
                     }
-                    if let d = columns.direction, let f = field(d), !isBlank(f) {
+                    if let d = columns.direction, let f = Self.field(d, of: fields), !isBlank(f) {
                         guard let sign = AmountParser.direction(text(f)) else {
                             throw fieldError("cannot tell money in from money out: '\(text(f))'", f.start,
                                              line: recordLine, recordStart: recordStart)
                         }
                         amount = sign < 0 ? -amount.magnitude : amount.magnitude
                     }
-                    if let c = columns.fee, !columns.amountIsNet, let f = field(c), !isBlank(f),
+                    if let c = columns.fee, !columns.amountIsNet, let f = Self.field(c, of: fields), !isBlank(f),
                        let fee = parseAmountField(f, decimalComma: decimalComma) {
                         amount = amount.adding(-fee.amount.magnitude) ?? amount
                     }
@@ -268,7 +299,7 @@ extension CSVReader {
                     var total: Amount = .zero
                     var any = false
                     for (index, isDebit) in [(columns.debit, true), (columns.credit, false)] {
-                        guard let index, let f = field(index), !isBlank(f) else { continue }
+                        guard let index, let f = Self.field(index, of: fields), !isBlank(f) else { continue }
                         guard let parsed = parseAmountField(f, decimalComma: decimalComma) else {
                             throw fieldError("cannot read \(isDebit ? "debit" : "credit") '\(text(f))'", f.start,
                                              line: recordLine, recordStart: recordStart)
@@ -288,13 +319,13 @@ extension CSVReader {
                 }
 
                 var currency: UInt32 = 0
-                if let c = columns.currency, let f = field(c), !isBlank(f) {
+                if let c = columns.currency, let f = Self.field(c, of: fields), !isBlank(f) {
                     currency = intern(f, into: &ledger.currencies, scratch: &scratch)
                 } else if let symbol {
                     currency = ledger.currencies.intern(symbol)
                 }
                 let account: UInt32
-                if let c = columns.account, let f = field(c), !isBlank(f) {
+                if let c = columns.account, let f = Self.field(c, of: fields), !isBlank(f) {
                     account = intern(f, into: &ledger.accounts, scratch: &scratch)
                 } else if let defaultAccount {
                     account = defaultAccount
@@ -303,7 +334,7 @@ extension CSVReader {
                     defaultAccount = account
                 }
                 var intent: Intent?
-                if let c = columns.intent, let f = field(c), !isBlank(f) {
+                if let c = columns.intent, let f = Self.field(c, of: fields), !isBlank(f) {
                     let raw = intern(f, into: &rawIntents, scratch: &scratch)
                     if Int(raw) == intentOfRaw.count {
                         let t = rawIntents[raw]
@@ -317,40 +348,24 @@ extension CSVReader {
                     intent = Intent(rawValue: value)
                 }
                 var category: UInt32 = 0
-                if let c = columns.category, let f = field(c), !isBlank(f) {
+                if let c = columns.category, let f = Self.field(c, of: fields), !isBlank(f) {
                     let raw = intern(f, into: &rawCategories, scratch: &scratch)
                     if Int(raw) == categoryOfRaw.count { categoryOfRaw.append(ledger.categories.intern(rawCategories[raw])) }
                     category = categoryOfRaw[Int(raw)]
                 }
                 var tagSet: UInt32 = 0
-                if let c = columns.tags, let f = field(c), !isBlank(f) {
+                if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f) {
                     let raw = intern(f, into: &rawTags, scratch: &scratch)
                     if Int(raw) == tagSetOfRaw.count {
                         // A new list of tags: split on `;` and interned from the bytes, each name trimmed, in order,
                         // the first of names equal but for case kept (as `Ledger.internTagSet` does with strings).
-                        tagIDs.removeAll(keepingCapacity: true)
-                        slice(f) { b in
-                            func split(_ b: UnsafeBufferPointer<UInt8>) {
-                                var i = 0
-                                while i <= b.count {
-                                    var j = i
-                                    while j < b.count && b[j] != 0x3B { j += 1 }
-                                    let name = trimmed(UnsafeBufferPointer(rebasing: b[i..<j]))
-                                    if !name.isEmpty {
-                                        let id = ledger.tags.intern(bytes: name)
-                                        if !tagIDs.contains(id) { tagIDs.append(id) }
-                                    }
-                                    i = j + 1
-                                }
-                            }
-                            if f.escaped { unescape(b).withUnsafeBufferPointer(split) } else { split(b) }
-                        }
+                        internTags(f, into: &ledger.tags, ids: &tagIDs)
                         tagSetOfRaw.append(ledger.tagSets.intern(tagIDs))
                     }
                     tagSet = tagSetOfRaw[Int(raw)]
                 }
                 var note: UInt32 = 0
-                if let c = columns.notes, let f = field(c), !isBlank(f) {
+                if let c = columns.notes, let f = Self.field(c, of: fields), !isBlank(f) {
                     note = intern(f, into: &ledger.notes, scratch: &scratch)
                 }
                 ledger.append(day: day, merchant: merchant, amount: amount, currency: currency, account: account,
@@ -363,7 +378,6 @@ extension CSVReader {
                 throw error
             }
 
-            func field(_ i: Int) -> FieldRef? { i < fields.count ? fields[i] : nil }
         }
     }
 }

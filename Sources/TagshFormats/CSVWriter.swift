@@ -57,10 +57,11 @@ enum CSVWriter {
         var indexOf: [Column: Int] = [:]
         var added: [Column] = []
         var next = layout.header.count
+        let addsColumns = !addedColumns(layout: layout, ledger: ledger, changedRows: changedRows).isEmpty
         for column in Column.allCases {
             if let i = column.index(in: layout.columns) {
                 indexOf[column] = i
-            } else if changedRows.contains(where: { !column.value(ledger, $0).isEmpty }) {
+            } else if addsColumns {
                 indexOf[column] = next
                 added.append(column)
                 next += 1
@@ -133,10 +134,13 @@ enum CSVWriter {
         return (refs.count, !refs.isEmpty && refs.allSatisfy(\.quoted))
     }
 
-    /// The annotation columns a save would add to the header.
+    /// The annotation columns a save would add to the header: when a changed row has an annotation the file
+    /// has no column for, every missing one at once (Intent, Category, Tags, Notes), so the records are rewritten
+    /// whole only on that first save, never again by a later one that needs another column.
     static func addedColumns(layout: CSVLayout, ledger: Ledger, changedRows: [Int]) -> [String] {
-        Column.allCases.filter { c in c.index(in: layout.columns) == nil && changedRows.contains { !c.value(ledger, $0).isEmpty } }
-            .map { $0.title(in: layout) }
+        let missing = Column.allCases.filter { $0.index(in: layout.columns) == nil }
+        guard missing.contains(where: { c in changedRows.contains { !c.value(ledger, $0).isEmpty } }) else { return [] }
+        return missing.map { $0.title(in: layout) }
     }
 
     /// One record with its annotation fields replaced; other fields keep their bytes.

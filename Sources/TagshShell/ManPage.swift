@@ -16,8 +16,9 @@ public enum ManPage {
             Explore it with queries, list and summarise it, annotate transactions with an intent,
             a category, tags and a note, undo and redo any number of steps, and save it back:
             only the lines of changed transactions change, and a file opened and saved with no
-            change is byte-identical. In a CSV file, missing Intent, Category, Tags and Notes
-            columns are added to the header when first needed; only the changed rows get the new fields.
+            change is byte-identical. In a CSV file, the first save that needs an Intent, Category, Tags or
+            Notes column adds every missing one of the four, and every record gets their empty fields so the file stays
+            rectangular; later saves change only the records of changed transactions.
             Everything typed at the prompt can also run from \\fB\\-c\\fR, \\fB\\-f\\fR or standard input.
             .PP
             Several ledgers open as one session (\\fBtagsh checking.csv card.csv 2025.journal\\fR): ids run across

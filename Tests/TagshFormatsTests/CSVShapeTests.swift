@@ -72,13 +72,14 @@ struct CSVShapeTests {
         }
     }
 
-    /// The first save that adds annotation columns gives every record their fields, quoted as the file quotes.
+    /// The first save that adds annotation columns adds all four and gives every record their fields, quoted as the file quotes.
     @Test(arguments: [
         ("Date,Description,Amount\n2024-01-02,CAFE,-3.00\n2024-01-03,BAR,-4.00\nTotal,,-7.00\n",
-         "Date,Description,Amount,Intent,Tags\n2024-01-02,CAFE,-3.00,,\n2024-01-03,BAR,-4.00,want,y\nTotal,,-7.00\n"),
+         "Date,Description,Amount,Intent,Category,Tags,Notes\n2024-01-02,CAFE,-3.00,,,,\n2024-01-03,BAR,-4.00,want,,y,\nTotal,,-7.00\n"),
         ("\"Date\",\"Description\",\"Amount\"\r\n\"2024-01-02\",\"CAFE\",\"-3.00\"\r\n\"2024-01-03\",\"BAR\",\"-4.00\"\r\n",
-         "\"Date\",\"Description\",\"Amount\",\"Intent\",\"Tags\"\r\n\"2024-01-02\",\"CAFE\",\"-3.00\",\"\",\"\"\r\n"
-            + "\"2024-01-03\",\"BAR\",\"-4.00\",\"want\",\"y\"\r\n"),
+         "\"Date\",\"Description\",\"Amount\",\"Intent\",\"Category\",\"Tags\",\"Notes\"\r\n"
+            + "\"2024-01-02\",\"CAFE\",\"-3.00\",\"\",\"\",\"\",\"\"\r\n"
+            + "\"2024-01-03\",\"BAR\",\"-4.00\",\"want\",\"\",\"y\",\"\"\r\n"),
     ])
     func addedColumnsKeepTheFileRectangular(_ csv: String, _ expected: String) throws {
         let bytes = Array(csv.utf8)

@@ -64,7 +64,7 @@ struct MonthlyLoopTests {
         #expect(try read(dir, "checking.csv") == Self.checking)
         #expect(try read(dir, "savings.csv") == Self.savings)
         #expect(FileIO.stamp(of: p("savings.csv")) == savingsStamp)
-        #expect(try read(dir, "card.csv").contains("AMAZON,-12.00,online"))
+        #expect(try read(dir, "card.csv").contains("AMAZON,-12.00,,,online,"))
         // Reopened together: clean, and the history comes back.
         let t = Self.session()
         #expect(t.execute("open \(p("checking.csv")) \(p("savings.csv")) \(p("card.csv"))") == .ok)
