@@ -99,7 +99,7 @@ public enum HeaderVocabulary {
     }()
 
     /// A header name as compared: lower-cased, trimmed, inner spaces collapsed, quotes and a bracketed suffix removed.
-    static func normalized(_ raw: String) -> String {
+    public static func normalized(_ raw: String) -> String {
         var s = raw.trimmingSpaces().lowercased()
         if s.hasPrefix("\u{FEFF}") { s.removeFirst() }
         s = String(s.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{A0}" }).joined(separator: " "))

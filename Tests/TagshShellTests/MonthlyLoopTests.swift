@@ -156,6 +156,25 @@ struct MonthlyLoopTests {
         #expect(sink.err.contains("nothing new (4 transactions already in the ledger)"), "\(sink.err)")
     }
 
+    @Test func importedRowsKeepTheBanksOtherColumns() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Chase's layout: Details, Type and Balance are columns tagsh does not read; the export's rows bring them.
+        let header = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
+        let ledger = header + "DEBIT,02/01/2024,Blue Bottle Coffee,-5.25,DEBIT_CARD,1200.00,\n"
+        // The export names the columns in another order and case, and has one the file lacks.
+        let export = "Posting Date,Description,Amount,type,Details,Balance,Memo\n"
+            + "02/01/2024,Blue Bottle Coffee,-5.25,DEBIT_CARD,DEBIT,1200.00,x\n02/05/2024,Trader Joes #552,-61.40,DEBIT_CARD,DEBIT,1138.60,y\n"
+        try write(dir, ["chase.csv": ledger, "export.csv": export])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        s.execute("open \(p("chase.csv"))")
+        #expect(s.execute("import \(p("export.csv"))") == .ok, "\(sink.err)")
+        #expect(s.execute("save") == .ok, "\(sink.err)")
+        #expect(try read(dir, "chase.csv") == ledger + "DEBIT,02/05/2024,Trader Joes #552,-61.40,DEBIT_CARD,1138.60,\n")
+    }
+
     @Test func importIsOneUndoStepAndRulesRunOnIt() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -19,7 +19,8 @@ extension Commands {
             imported and listed. --dry-run lists every row as new, duplicate or doubtful with the reason, and \
             changes nothing. \
             The transactions go to the first open file, or to the one --into names. In a CSV file they are \
-            written in its own columns, date form and decimal mark; in a journal or beancount file they become \
+            written in its own columns, date form and decimal mark, and the export's fields for the file's other \
+            columns of the same name (Details, Type, Balance) come along; in a journal or beancount file they become \
             transactions with the account --account names (remembered for the next export with the same header, \
             in $XDG_CONFIG_HOME/tagsh/accounts) and a counter-posting Expenses:Unknown or Income:Unknown, in the \
             file's own style, appended at its end when it is saved. The rules run on them in the same step; \
@@ -146,11 +147,19 @@ extension Session {
         if case .csv = file.document.layout { fileAccount = account ?? file.rows.first.map { ledger.accounts[ledger.account[$0]] } ?? "" } else {
             fileAccount = account ?? ""
         }
+        // The export's columns that the file has too, by name, come along with each row (a CSV file only).
+        let carriesColumns: Bool = {
+            guard exportLayout.hasHeader, case .csv(let l) = file.document.layout, l.hasHeader else { return false }
+            let names = Set(exportLayout.header.map(HeaderVocabulary.normalized))
+            return l.header.indices.contains { !l.columns.used.contains($0) && names.contains(HeaderVocabulary.normalized(l.header[$0])) }
+        }()
         let transactions = newRows.map { r in
-            NewTransaction(day: export.day(r), description: export.merchants[export.merchant[r]], amount: export.amount(r),
+            var t = NewTransaction(day: export.day(r), description: export.merchants[export.merchant[r]], amount: export.amount(r),
                            currency: currencyFor(export.currencies[export.currency[r]], file: file, in: ledger),
                            account: account ?? (fileAccount.isEmpty || perRowAccount ? export.accounts[export.account[r]] : fileAccount),
                            bankID: exportIDs.flatMap { r < $0.count && !$0[r].isEmpty ? $0[r] : nil })
+            if carriesColumns { t.otherFields = loaded.document.originalFields(row: r) }
+            return t
         }
         if file.document.format == .beancount, let bad = transactions.first(where: { !Beancount.isCommodity($0.currency) }) {
             throw .failed("beancount needs a commodity for every amount: '\(TextSafety.sanitize(bad.currency))' is not one "
