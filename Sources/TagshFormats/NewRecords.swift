@@ -68,6 +68,10 @@ extension LedgerDocument {
         }
         // Amounts as the file writes them: symbol, decimal mark, sign or debit/credit columns.
         let width = max(l.header.count, (c.used.max() ?? 0) + 1)
+        // Worked out once, not per record: the bank id column, and the columns no role reads, by normalised name.
+        let bankIDColumn = l.bankIDColumn
+        let otherColumns: [(index: Int, name: String)] = l.hasHeader
+            ? l.header.indices.filter { !c.used.contains($0) }.map { ($0, HeaderVocabulary.normalized(l.header[$0])) } : []
         var out: [UInt8] = []
         for t in transactions {
             var fields = [String](repeating: "", count: width)
@@ -84,16 +88,14 @@ extension LedgerDocument {
             }
             if let cur = c.currency { fields[cur] = t.currency }
             if let acc = c.account { fields[acc] = t.account }
-            if l.hasHeader, !t.otherFields.isEmpty {
+            if !otherColumns.isEmpty, !t.otherFields.isEmpty {
                 var byName: [String: String] = [:]
                 for (name, value) in t.otherFields where byName[HeaderVocabulary.normalized(name)] == nil {
                     byName[HeaderVocabulary.normalized(name)] = value
                 }
-                for (i, name) in l.header.enumerated() where !c.used.contains(i) {
-                    if let v = byName[HeaderVocabulary.normalized(name)] { fields[i] = v }
-                }
+                for (i, name) in otherColumns { if let v = byName[name] { fields[i] = v } }
             }
-            if let b = l.bankIDColumn, let id = t.bankID { fields[b] = id }
+            if let b = bankIDColumn, let id = t.bankID { fields[b] = id }
             for (i, f) in fields.enumerated() {
                 if i > 0 { out.append(l.delimiter) }
                 out += try CSVWriter.field(f, l, quoteAll: false, row: nil)
