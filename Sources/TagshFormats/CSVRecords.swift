@@ -62,12 +62,13 @@ extension CSVReader {
         var scanner = start
         let n = bytes.count
         st.reserve((n - start.pos) / 60)
-        if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold, let split = lineStart(after: start.pos + (n - start.pos) / 2) {
+        if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold,
+           let split = lineStart(after: start.pos + (n - start.pos) / 2) {
             let second = SecondHalf(reader: self, state: RecordState(dateFormat: st.dateFormat, dateOrderSettled: st.dateOrderSettled),
                                     scanner: Scanner(bytes: bytes, pos: split, line: 0, delimiter: start.delimiter), context: cx)
             let group = DispatchGroup()
             DispatchQueue.global().async(group: group) { second.run() }
-            let initial = (format: st.dateFormat, settled: st.dateOrderSettled)
+            let initialFormat = st.dateFormat
             do {
                 try parseRecords(&st, &scanner, limit: split, cx)
             } catch {
@@ -76,7 +77,7 @@ extension CSVReader {
             }
             group.wait()
             if second.failed == nil, scanner.pos == split, st.footer == nil, second.state.leadingLines.isEmpty,
-               st.dateFormat == initial.format, second.state.dateFormat == initial.format {
+               st.dateFormat == initialFormat, second.state.dateFormat == initialFormat {
                 merge(second.state, into: &st, lineOffset: scanner.line)
                 return
             }
