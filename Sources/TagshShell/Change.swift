@@ -72,8 +72,9 @@ extension Session {
         /// Made in an earlier session and read back from the history file.
         public var isEarlier = false
 
-        /// How many transactions the step touched.
-        public var transactionCount: Int { changes.transactionCount }
+        /// How many transactions the step touched: for an import, the transactions it added (the rules that ran in
+        /// the same step annotate only those).
+        public var transactionCount: Int { imported.map { max($0.rows.count, changes.transactionCount) } ?? changes.transactionCount }
     }
 
     /// Applies a change as one undo step, dropping any redo steps, and appends

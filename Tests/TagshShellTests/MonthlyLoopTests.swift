@@ -190,6 +190,8 @@ struct MonthlyLoopTests {
         #expect(s.execute("import \(p("march.csv")) --account Assets:Checking") == .ok, "\(sink.err)")
         #expect(s.ledger?.transaction(1).tags == ["clothes"])
         #expect(s.ledger?.transaction(1).category == "Shopping")
+        // history counts the two transactions the step added, not only the one the rule annotated.
+        #expect(s.steps.last?.transactionCount == 2)
         #expect(s.execute("undo") == .ok)
         #expect(s.ledger?.count == 1)
         #expect(s.execute("redo") == .ok)

@@ -78,7 +78,7 @@ extension Commands {
             if n > session.position { marks.append("undone") }
             var row: [Table.Cell] = [
                 .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(step.command)),
-                .init(String(step.changes.transactionCount)), .init(marks.joined(separator: ", ")),
+                .init(String(step.transactionCount)), .init(marks.joined(separator: ", ")),
             ]
             if earlier { row.append(.init(step.isEarlier ? localTime(step.time) : "this one")) }
             table.add(row)
