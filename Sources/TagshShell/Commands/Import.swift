@@ -16,8 +16,8 @@ extension Commands {
             a date at most --window days away (default 4) and a similar description (the same words, ignoring \
             digits and case); each one already there stands for one row only, so two identical coffees on one day \
             stay two. A row with the same amount near that date but another description is doubtful: it is \
-            imported and listed. --dry-run lists every row as new, duplicate or doubtful with the reason, and \
-            changes nothing. \
+            imported and listed. --dry-run lists every row as new, duplicate or doubtful with the reason, says how many \
+            of the new ones the rules would annotate, and changes nothing. \
             The transactions go to the first open file, or to the one --into names. In a CSV file they are \
             written in its own columns, date form and decimal mark, and the export's fields for the file's other \
             columns of the same name (Details, Type, Balance) come along; in a journal or beancount file they become \
@@ -31,7 +31,7 @@ extension Commands {
         options: [
             .init("account", .text("NAME"), "the account the export's money moves in (journal and beancount)"),
             .init("into", .text("FILE"), "the open file the transactions go to (default: the first)"),
-            .init("dry-run", "list new, duplicate and doubtful rows, and change nothing"),
+            .init("dry-run", "list new, duplicate and doubtful rows and how many the rules would annotate, and change nothing"),
             .init("review", "open `review` on the imported transactions"),
             .init("window", .integer("DAYS", 0...31), "how many days apart a duplicate's date may be (default 4)"),
             .init("date-format", .dateFormat, "how the export writes dates, e.g. %d/%m/%Y"),
@@ -131,11 +131,15 @@ extension Session {
         let newRows = verdicts.indices.filter { if case .duplicate = verdicts[$0] { false } else { true } }
         let duplicates = verdicts.count - newRows.count
         let doubtful = verdicts.indices.filter { if case .doubtful = verdicts[$0] { true } else { false } }
+        // A dry run lists every row first; what the rules would do is said once the new rows are planned below.
+        let dryRunSummary = "\(TextSafety.sanitize(path)): \(newRows.count) to import (\(doubtful.count) of them doubtful), "
+            + "\(duplicates) already in the ledger"
         if dryRun {
             printImportPlan(export, verdicts: verdicts, currency: { currencies[export.currency[$0]] ?? "" })
-            printer.note("\(TextSafety.sanitize(path)): \(newRows.count) to import (\(doubtful.count) of them doubtful), "
-                         + "\(duplicates) already in the ledger; nothing changed (`import` without --dry-run imports them)")
-            return
+            if newRows.isEmpty {
+                printer.note(dryRunSummary + "; nothing changed")
+                return
+            }
         }
         guard !newRows.isEmpty else {
             printer.note("\(TextSafety.sanitize(path)): nothing new (\(plural(duplicates, "transaction")) already in the ledger)")
@@ -177,7 +181,7 @@ extension Session {
         let block = working.block(range)
         // The rules run on the new transactions in the same step.
         var change = Change(ledger: ChangeSet(), tables: working)
-        var ruleNote = ""
+        var annotated = 0
         if !rules.isEmpty {
             let ids = Query.term(.id((range.lowerBound + 1)...range.upperBound))
             let scoped = rules.map { r in var r = r; r.query = .and([ids, r.query]); return r }
@@ -185,12 +189,18 @@ extension Session {
                 let plan = try Planner.plan(scoped, ledger: &working, selection: [], maxTags: settings.maxTags,
                                             interrupted: interrupted, columnValues: { _ in nil })
                 change = Change(ledger: plan.changes, tables: working)
-                if !plan.changedRows.isEmpty { ruleNote = "; the rules annotated \(plan.changedRows.count)" }
+                annotated = plan.changedRows.count
             } catch .interrupted {
                 throw .interrupted
             } catch {
                 throw .failed(error.message)
             }
+        }
+        if dryRun {
+            // The rules' count, as the import would report it (they see the new rows only).
+            printer.note(dryRunSummary + (annotated == 0 ? "" : "; the rules would annotate \(annotated)")
+                         + "; nothing changed (`import` without --dry-run imports them)")
+            return
         }
         change.imported = ImportedRows(file: target, rows: block, text: text)
         let summary = "import \(newRows.count) into \(file.displayName)"
@@ -203,7 +213,7 @@ extension Session {
             + "(ids \(range.lowerBound + 1)-\(range.upperBound))"
         if duplicates > 0 { message += "; skipped \(duplicates) already in the ledger" }
         if !doubtful.isEmpty { message += "; \(doubtful.count) doubtful (`import --dry-run` says why)" }
-        printer.note(message + ruleNote)
+        printer.note(message + (annotated == 0 ? "" : "; the rules annotated \(annotated)"))
         // Suggestions are offered, not computed: on a large ledger that would be the index's build, not the import.
         printer.note("`review id:\(range.lowerBound + 1)..\(range.upperBound)` or `preview suggestions id:\(range.lowerBound + 1)..\(range.upperBound)` to annotate them")
         if let current = self.ledger {
