@@ -14,9 +14,10 @@ public struct NewTransaction: Sendable {
     public var account: String
     /// The bank's own id for the transaction, written where the file has a column for it.
     public var bankID: String?
-    /// The export's other fields by header name (`Details`, `Type`, `Balance`): written into the file's columns
-    /// of the same name that tagsh does not read, so a row comes in as the bank wrote it.
-    public var otherFields: [(name: String, value: String)] = []
+    /// The export's other fields by header name as `HeaderVocabulary.normalized` gives it (`details`, `type`,
+    /// `balance`): written into the file's columns of the same name that tagsh does not read, so a row comes in
+    /// as the bank wrote it.
+    public var otherFields: [String: String] = [:]
 
     public init(day: Day, description: String, amount: Amount, currency: String, account: String, bankID: String? = nil) {
         self.day = day
@@ -88,12 +89,8 @@ extension LedgerDocument {
             }
             if let cur = c.currency { fields[cur] = t.currency }
             if let acc = c.account { fields[acc] = t.account }
-            if !otherColumns.isEmpty, !t.otherFields.isEmpty {
-                var byName: [String: String] = [:]
-                for (name, value) in t.otherFields where byName[HeaderVocabulary.normalized(name)] == nil {
-                    byName[HeaderVocabulary.normalized(name)] = value
-                }
-                for (i, name) in otherColumns { if let v = byName[name] { fields[i] = v } }
+            if !t.otherFields.isEmpty {
+                for (i, name) in otherColumns { if let v = t.otherFields[name] { fields[i] = v } }
             }
             if let b = bankIDColumn, let id = t.bankID { fields[b] = id }
             for (i, f) in fields.enumerated() {

@@ -151,18 +151,27 @@ extension Session {
         if case .csv = file.document.layout { fileAccount = account ?? file.rows.first.map { ledger.accounts[ledger.account[$0]] } ?? "" } else {
             fileAccount = account ?? ""
         }
-        // The export's columns that the file has too, by name, come along with each row (a CSV file only).
-        let carriesColumns: Bool = {
-            guard exportLayout.hasHeader, case .csv(let l) = file.document.layout, l.hasHeader else { return false }
-            let names = Set(exportLayout.header.map(HeaderVocabulary.normalized))
-            return l.header.indices.contains { !l.columns.used.contains($0) && names.contains(HeaderVocabulary.normalized(l.header[$0])) }
+        // The export's columns that the file has too, by name, come along with each row (a CSV file only):
+        // the export's column index for each such name, worked out once.
+        let carried: [(name: String, column: Int)] = {
+            guard exportLayout.hasHeader, case .csv(let l) = file.document.layout, l.hasHeader else { return [] }
+            let theirs = Set(l.header.indices.filter { !l.columns.used.contains($0) }.map { HeaderVocabulary.normalized(l.header[$0]) })
+            var out: [(name: String, column: Int)] = []
+            for (i, raw) in exportLayout.header.enumerated() {
+                let name = HeaderVocabulary.normalized(raw)
+                if theirs.contains(name), !out.contains(where: { $0.name == name }) { out.append((name, i)) }
+            }
+            return out
         }()
         let transactions = newRows.map { r in
             var t = NewTransaction(day: export.day(r), description: export.merchants[export.merchant[r]], amount: export.amount(r),
                            currency: currencyFor(export.currencies[export.currency[r]], file: file, in: ledger),
                            account: account ?? (fileAccount.isEmpty || perRowAccount ? export.accounts[export.account[r]] : fileAccount),
                            bankID: exportIDs.flatMap { r < $0.count && !$0[r].isEmpty ? $0[r] : nil })
-            if carriesColumns { t.otherFields = loaded.document.originalFields(row: r) }
+            if !carried.isEmpty {
+                let fields = loaded.document.originalFields(row: r)
+                for (name, i) in carried where i < fields.count { t.otherFields[name] = fields[i].value }
+            }
             return t
         }
         if file.document.format == .beancount, let bad = transactions.first(where: { !Beancount.isCommodity($0.currency) }) {
