@@ -12,7 +12,8 @@ extension Commands {
             appends the transactions that are not in the ledger yet to an open file, as one undo step. When the \
             export and the CSV file it goes into both have a bank id column (Transaction ID, ID, FITID, Reference \
             number), a row with an id the file already has is already there, and rows whose ids differ are never \
-            taken for one another; new rows keep their id. Otherwise a transaction is already there when a transaction of the same account has the same amount and currency, \
+            taken for one another; new rows keep their id. Otherwise a transaction is already there when \
+            a transaction of the same account has the same amount and currency, \
             a date at most --window days away (default 4) and a similar description (the same words, ignoring \
             digits and case); each one already there stands for one row only, so two identical coffees on one day \
             stay two. A row with the same amount near that date but another description is doubtful: it is \

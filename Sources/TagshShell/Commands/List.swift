@@ -12,7 +12,8 @@ extension Commands {
             terminal width: id, date, merchant, amount, intent mark, category and tags, a NOTE column when a \
             listed transaction has a note, and FILE with --file. When the table is too wide, merchants, categories, \
             tags and notes are cut (the last three between words) down to a minimum width; past that, whole columns \
-            are left out: notes first, then files, tags, categories and the intent mark. What is listed becomes the selection @ that annotation commands take as a target. \
+            are left out: notes first, then files, tags, categories and the intent mark. What is listed becomes \
+            the selection @ that annotation commands take as a target. \
             Ctrl-C stops a long listing: it says `interrupted`, prints no count and leaves @ as it was. \
             See `help query` for the query language.
             """,
