@@ -46,39 +46,7 @@ enum BeancountFormat {
 
     static func parseBlock(_ lines: [String]) -> Block {
         let header = lines[0]
-        let chars = Array(header)
-        var i = 0
-        while i < chars.count && chars[i] != " " && chars[i] != "\t" { i += 1 } // the date
-        func spaces() { while i < chars.count && (chars[i] == " " || chars[i] == "\t") { i += 1 } }
-        spaces()
-        // The flag: `*`, `!`, `txn` or another single character.
-        while i < chars.count && chars[i] != " " && chars[i] != "\t" && chars[i] != "\"" { i += 1 }
-        spaces()
-        // Payee and narration: skipped, as tags come after them.
-        while let (_, next) = quoted(chars, i) {
-            i = next
-            spaces()
-        }
-        var tags: [(String, Range<Int>)] = []
-        var insertAt = chars.count
-        while i < chars.count {
-            if chars[i] == ";" { insertAt = i; break }
-            if chars[i] == "#" || chars[i] == "^" {
-                var j = i + 1
-                while j < chars.count && chars[j] != " " && chars[j] != "\t" { j += 1 }
-                if chars[i] == "#" {
-                    var start = i
-                    while start > 0 && (chars[start - 1] == " " || chars[start - 1] == "\t") { start -= 1 }
-                    tags.append((String(chars[(i + 1)..<j]), start..<j))
-                }
-                i = j
-            } else {
-                i += 1
-            }
-        }
-        // New tags go right after the last tag or string, before spaces and a comment.
-        var end = insertAt
-        while end > 0 && (chars[end - 1] == " " || chars[end - 1] == "\t") { end -= 1 }
+        let (tags, end) = header.isASCII ? scanHeader(Array(header.utf8)) : scanHeader(Array(header))
         var block = Block(header: header, tags: tags, tagInsertAt: end,
                           lines: lines, metadata: [], postings: [])
         for (n, line) in lines.enumerated().dropFirst() {
@@ -94,6 +62,55 @@ enum BeancountFormat {
             }
         }
         return block
+    }
+
+    /// A header's `#tags` (name and range, with the spaces before) and where new tags go:
+    /// right after the last tag or string, before spaces and a comment.
+    private static func scanHeader<U: TextUnit>(_ chars: [U]) -> (tags: [(name: String, range: Range<Int>)], insertAt: Int) {
+        var i = 0
+        while i < chars.count && chars[i] != .space && chars[i] != .tab { i += 1 } // the date
+        func spaces() { while i < chars.count && (chars[i] == .space || chars[i] == .tab) { i += 1 } }
+        spaces()
+        // The flag: `*`, `!`, `txn` or another single character.
+        while i < chars.count && chars[i] != .space && chars[i] != .tab && chars[i] != .quote { i += 1 }
+        spaces()
+        // Payee and narration: skipped, as tags come after them.
+        while let next = skipQuoted(chars, i) {
+            i = next
+            spaces()
+        }
+        var tags: [(name: String, range: Range<Int>)] = []
+        var insertAt = chars.count
+        while i < chars.count {
+            if chars[i] == .semicolon { insertAt = i; break }
+            if chars[i] == .hash || chars[i] == .caret {
+                var j = i + 1
+                while j < chars.count && chars[j] != .space && chars[j] != .tab { j += 1 }
+                if chars[i] == .hash {
+                    var start = i
+                    while start > 0 && (chars[start - 1] == .space || chars[start - 1] == .tab) { start -= 1 }
+                    tags.append((U.string(chars[(i + 1)..<j]), start..<j))
+                }
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        var end = insertAt
+        while end > 0 && (chars[end - 1] == .space || chars[end - 1] == .tab) { end -= 1 }
+        return (tags, end)
+    }
+
+    /// The index after the double-quoted string starting at `i` (what `quoted` reads, without building it).
+    private static func skipQuoted<U: TextUnit>(_ chars: [U], _ i: Int) -> Int? {
+        guard i < chars.count, chars[i] == .quote else { return nil }
+        var j = i + 1
+        while j < chars.count {
+            if chars[j] == .backslash && j + 1 < chars.count { j += 2; continue }
+            if chars[j] == .quote { return j + 1 }
+            j += 1
+        }
+        return nil
     }
 
     static func read(_ bytes: [UInt8], path: String, stamp: FileStamp?, options: ReadOptions,
@@ -134,20 +151,35 @@ enum BeancountWriter {
         return nil
     }
 
-    static func rewrite(_ lines: [String], row: Int, ledger: Ledger, pushed: Set<String>, path: String) throws(Diagnostic)
-        -> (lines: [String], newAccount: String?)
+    /// A header with the `removing` ranges taken out (right to left) and `inserting` put at `at` (an offset before the removals).
+    private static func edit<U: TextUnit>(_ header: [U], removing: [Range<Int>], inserting: String, at: Int) -> String {
+        var header = header
+        var insertAt = at
+        for r in removing.reversed() {
+            header.removeSubrange(r)
+            if r.upperBound <= insertAt { insertAt -= r.count }
+        }
+        if !inserting.isEmpty { header.insert(contentsOf: U.units(inserting), at: insertAt) }
+        return U.string(header)
+    }
+
+    static func rewrite(_ lines: [String], row: Int, ledger: Ledger, pushed: Set<String>, path: String, categoryMayChange: Bool = true)
+        throws(Diagnostic) -> (lines: [String], newAccount: String?)
     {
         var lines = lines
         let block = BeancountFormat.parseBlock(lines)
 
         // Category: the same edit as a journal, with beancount's rules for account names.
-        let newAccount = try TextWriter.applyCategory(&lines, postings: block.postings, row: row, ledger: ledger, path: path) {
-            (top: String, category: String) throws(Diagnostic) -> String in
-            guard !category.isEmpty, category.lowercased() != top.lowercased() else {
-                throw Diagnostic("transaction \(row + 1): beancount needs an account below \(top), so its category cannot be none", file: path)
+        var newAccount: String?
+        if categoryMayChange {
+            newAccount = try TextWriter.applyCategory(&lines, postings: block.postings, row: row, ledger: ledger, path: path) {
+                (top: String, category: String) throws(Diagnostic) -> String in
+                guard !category.isEmpty, category.lowercased() != top.lowercased() else {
+                    throw Diagnostic("transaction \(row + 1): beancount needs an account below \(top), so its category cannot be none", file: path)
+                }
+                if let why = refusal(category: category) { throw Diagnostic("transaction \(row + 1): " + why, file: path) }
+                return top + ":" + category
             }
-            if let why = refusal(category: category) { throw Diagnostic("transaction \(row + 1): " + why, file: path) }
-            return top + ":" + category
         }
 
         // Tags on the header line; those a `pushtag` gives cannot be taken off here.
@@ -156,17 +188,12 @@ enum BeancountWriter {
         let tags = all.filter { !pushed.contains($0.lowercased()) }
         let have = block.tags.map { $0.name.lowercased() }
         let wantedTags = tags.map { $0.lowercased() }
-        var header = Array(lines[0])
-        var insertAt = block.tagInsertAt
-        for t in block.tags.reversed() where !wantedTags.contains(t.name.lowercased()) {
-            header.removeSubrange(t.range)
-            if t.range.upperBound <= insertAt { insertAt -= t.range.count }
+        let removed = block.tags.filter { !wantedTags.contains($0.name.lowercased()) }.map(\.range)
+        let added = tags.filter { !have.contains($0.lowercased()) }.map { " #" + $0 }.joined()
+        if !removed.isEmpty || !added.isEmpty {
+            lines[0] = lines[0].isASCII ? edit(Array(lines[0].utf8), removing: removed, inserting: added, at: block.tagInsertAt)
+                : edit(Array(lines[0]), removing: removed, inserting: added, at: block.tagInsertAt)
         }
-        let added = tags.filter { !have.contains($0.lowercased()) }
-        if !added.isEmpty {
-            header.insert(contentsOf: Array(added.map { " #" + $0 }.joined()), at: insertAt)
-        }
-        lines[0] = String(header)
 
         // Intent and note as metadata, right after the header.
         let indent = block.postings.first.map { p in String(lines[p.line].prefix { $0 == " " || $0 == "\t" }) } ?? "  "

@@ -70,6 +70,7 @@ enum BlockLine: Equatable {
     static func scan(_ line: String, dialect: TextLayout.Dialect) -> BlockLine {
         var utf8 = Array(line.utf8)
         let found = utf8.withUnsafeMutableBufferPointer { scan(UnsafeBufferPointer($0), 0, $0.count, dialect: dialect) }
+        if line.isASCII { return found }
         // Byte offsets to character offsets.
         var characterAt = [Int](repeating: 0, count: utf8.count + 1)
         var n = 0

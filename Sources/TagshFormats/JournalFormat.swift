@@ -20,7 +20,7 @@ enum JournalFormat {
     /// reading postings (a save that changes only tags needs no more).
     static func parseHeaderAndComments(_ lines: [String]) -> Block {
         let header = lines[0]
-        let semicolon = header.firstIndex(of: ";").map { header.distance(from: header.startIndex, to: $0) }
+        let semicolon = commentStart(header)
         var block = Block(header: header, headerCommentStart: semicolon, lines: lines, commentLines: [], postings: [])
         for (n, line) in lines.enumerated().dropFirst() {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
@@ -38,11 +38,17 @@ enum JournalFormat {
         return block
     }
 
+    /// The character offset of a header's `;`, if it has one.
+    static func commentStart(_ header: String) -> Int? {
+        if header.isASCII { return header.utf8.firstIndex(of: 0x3B).map { header.utf8.distance(from: header.utf8.startIndex, to: $0) } }
+        return header.firstIndex(of: ";").map { header.distance(from: header.startIndex, to: $0) }
+    }
+
     /// The header's comment, the comment lines before the first posting, and
     /// the postings: what a save edits. (Reading is `TextReader`'s, on bytes.)
     static func parseBlock(_ lines: [String]) -> Block {
         let header = lines[0]
-        let semicolon = Array(header).firstIndex(of: ";")
+        let semicolon = commentStart(header)
         var block = Block(header: header, headerCommentStart: semicolon, lines: lines, commentLines: [], postings: [])
         for (n, line) in lines.enumerated().dropFirst() {
             switch BlockLine.scan(line, dialect: .journal) {

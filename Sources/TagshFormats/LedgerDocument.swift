@@ -52,12 +52,14 @@ public struct LedgerDocument: Sendable {
     {
         if format == .journal || format == .beancount {
             // Journals and beancount files are UTF-8 text: say exactly where they are not.
-            if let nul = TextEncoding.firstNUL(bytes) {
-                throw Diagnostic("the file holds a NUL byte, so it is not a text file", file: fileName, line: nul.line, column: nul.column)
-            }
-            if let bad = TextEncoding.firstInvalidUTF8(bytes) {
-                throw Diagnostic("the file is not valid UTF-8 here (byte 0x\(String(bytes[bad.offset], radix: 16, uppercase: true))); "
-                                 + "\(format) files are UTF-8", file: fileName, line: bad.line, column: bad.column)
+            if !TextEncoding.isCleanUTF8(bytes) {
+                if let nul = TextEncoding.firstNUL(bytes) {
+                    throw Diagnostic("the file holds a NUL byte, so it is not a text file", file: fileName, line: nul.line, column: nul.column)
+                }
+                if let bad = TextEncoding.firstInvalidUTF8(bytes) {
+                    throw Diagnostic("the file is not valid UTF-8 here (byte 0x\(String(bytes[bad.offset], radix: 16, uppercase: true))); "
+                                     + "\(format) files are UTF-8", file: fileName, line: bad.line, column: bad.column)
+                }
             }
         }
         guard let handler = FormatHandlers.handler(for: format) else {

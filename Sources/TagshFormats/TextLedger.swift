@@ -50,6 +50,13 @@ struct TextPosting {
 
     /// A posting as `BlockLine` found it in line number `line` (character offsets).
     init(line: Int, span: BlockLine.PostingSpan, in text: String) {
+        if text.isASCII {
+            // A character is a byte: slice the UTF-8 (an array of Characters costs more than the whole edit).
+            let bytes = Array(text.utf8)
+            self.init(line: line, accountRange: span.written, account: String(decoding: bytes[span.account], as: UTF8.self),
+                      amountStart: span.amount?.lowerBound, amountText: span.amount.map { String(decoding: bytes[$0], as: UTF8.self) })
+            return
+        }
         let chars = Array(text)
         self.init(line: line, accountRange: span.written, account: String(chars[span.account]), amountStart: span.amount?.lowerBound,
                   amountText: span.amount.map { String(chars[$0]) })
@@ -72,7 +79,9 @@ enum AccountKind {
     /// The bare top level of an income account reads as the category named like it
     /// (`Income` → Income), so that category Income on `Income:Salary` can write `Income`.
     static func category(of account: String) -> String? {
-        let top = account.prefix { $0 != ":" }.lowercased()
+        // The top level, lower-cased: on the UTF-8 (a Character walk costs more, and this runs for every posting a save edits).
+        let top = account.utf8.split(separator: 0x3A, maxSplits: 1, omittingEmptySubsequences: false).first
+            .map { String(decoding: $0, as: UTF8.self).lowercased() } ?? ""
         guard expenseTops.contains(top) || incomeTops.contains(top) else { return nil }
         if account.count > top.count { return String(account.dropFirst(top.count + 1)) }
         return incomeTops.contains(top) ? account : ""
@@ -106,30 +115,32 @@ enum CommentTags {
     /// Tags in the text of a comment (after `;`), hledger's and ledger's way:
     /// `name:value` up to a comma or the end, and `:a:b:` runs of bare tags.
     static func find(in comment: String, offset: Int) -> [FoundTag] {
-        let chars = Array(comment)
+        comment.isASCII ? find(Array(comment.utf8), offset: offset) : find(Array(comment), offset: offset)
+    }
+
+    private static func find<U: TextUnit>(_ chars: [U], offset: Int) -> [FoundTag] {
         var out: [FoundTag] = []
         var i = 0
+        func isBlank(_ c: U) -> Bool { c == .space || c == .tab }
         while i < chars.count {
             // A tag starts at the beginning or after a space or comma.
-            if i > 0 && !(chars[i - 1] == " " || chars[i - 1] == "\t" || chars[i - 1] == ",") { i += 1; continue }
-            if chars[i] == ":" {
+            if i > 0 && !(isBlank(chars[i - 1]) || chars[i - 1] == .comma) { i += 1; continue }
+            if chars[i] == .colon {
                 // ledger style :a:b:
                 var j = i + 1
                 var names: [String] = []
-                var current = ""
+                var currentStart = j
                 var ok = false
-                while j < chars.count && chars[j] != " " && chars[j] != "\t" {
-                    if chars[j] == ":" {
-                        if current.isEmpty { break }
-                        names.append(current)
-                        current = ""
+                while j < chars.count && !isBlank(chars[j]) {
+                    if chars[j] == .colon {
+                        if currentStart == j { break }
+                        names.append(U.string(chars[currentStart..<j]))
+                        currentStart = j + 1
                         ok = true
-                    } else {
-                        current.append(chars[j])
                     }
                     j += 1
                 }
-                if ok && current.isEmpty && !names.isEmpty {
+                if ok && currentStart == j && !names.isEmpty {
                     for n in names { out.append(FoundTag(name: n, value: "", range: (offset + i)..<(offset + j), ledgerStyle: true)) }
                     i = j
                     continue
@@ -138,19 +149,19 @@ enum CommentTags {
                 continue
             }
             var j = i
-            while j < chars.count && !(chars[j] == " " || chars[j] == "\t" || chars[j] == ":" || chars[j] == ",") { j += 1 }
-            if j > i && j < chars.count && chars[j] == ":" {
-                let name = String(chars[i..<j])
+            while j < chars.count && !(isBlank(chars[j]) || chars[j] == .colon || chars[j] == .comma) { j += 1 }
+            if j > i && j < chars.count && chars[j] == .colon {
+                let name = U.string(chars[i..<j])
                 var k = j + 1
                 // A note that opens its comment runs to the end of it, commas and all, as ledger reads it.
-                let opensComment = chars[..<i].allSatisfy { $0 == " " || $0 == "\t" }
+                let opensComment = chars[..<i].allSatisfy(isBlank)
                 if opensComment && name.lowercased() == "note" { k = chars.count }
-                while k < chars.count && chars[k] != "," { k += 1 }
-                let value = String(chars[(j + 1)..<k]).trimmingCharacters(in: " \t")
+                while k < chars.count && chars[k] != .comma { k += 1 }
+                let value = U.string(chars[(j + 1)..<k]).trimmingCharacters(in: " \t")
                 var end = k
-                if end < chars.count && chars[end] == "," {
+                if end < chars.count && chars[end] == .comma {
                     end += 1
-                    while end < chars.count && chars[end] == " " { end += 1 }
+                    while end < chars.count && chars[end] == .space { end += 1 }
                 }
                 out.append(FoundTag(name: name, value: value, range: (offset + i)..<(offset + end), ledgerStyle: false))
                 i = k
@@ -160,4 +171,38 @@ enum CommentTags {
         }
         return out
     }
+}
+
+/// One unit of a line the writers scan: a byte of an ASCII line (the fast
+/// path) or a `Character` of any other. The scans compare units only with
+/// ASCII characters, so on an ASCII line both give the same offsets; an array
+/// of Characters costs more than the rest of an edit.
+protocol TextUnit: Equatable {
+    init(asciiByte: UInt8)
+    static func string<C: Collection>(_ units: C) -> String where C.Element == Self
+    static func units(_ text: String) -> [Self]
+}
+
+extension TextUnit {
+    static var space: Self { Self(asciiByte: 0x20) }
+    static var tab: Self { Self(asciiByte: 0x09) }
+    static var quote: Self { Self(asciiByte: 0x22) }
+    static var hash: Self { Self(asciiByte: 0x23) }
+    static var comma: Self { Self(asciiByte: 0x2C) }
+    static var colon: Self { Self(asciiByte: 0x3A) }
+    static var semicolon: Self { Self(asciiByte: 0x3B) }
+    static var backslash: Self { Self(asciiByte: 0x5C) }
+    static var caret: Self { Self(asciiByte: 0x5E) }
+}
+
+extension UInt8: TextUnit {
+    init(asciiByte: UInt8) { self = asciiByte }
+    static func string<C: Collection>(_ units: C) -> String where C.Element == UInt8 { String(decoding: units, as: UTF8.self) }
+    static func units(_ text: String) -> [UInt8] { Array(text.utf8) }
+}
+
+extension Character: TextUnit {
+    init(asciiByte: UInt8) { self = Character(Unicode.Scalar(asciiByte)) }
+    static func string<C: Collection>(_ units: C) -> String where C.Element == Character { String(units) }
+    static func units(_ text: String) -> [Character] { Array(text) }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import TagshModel
 
 /// Reads journals and beancount files in one pass over the bytes.
@@ -17,6 +18,10 @@ struct TextReader {
     var locks: [UInt8] = []
     var visiting: [String] = []
     var ledgerStyle = 0, hledgerStyle = 0
+    /// Whether the main file's declarations set `layout.declarationInsertAt` (what a second half tells the first).
+    var declaresAccounts = false
+    /// The last currency symbol interned, and its id.
+    var lastSymbol: (text: String, id: UInt32)?
     var pushed: [String] = []
     /// Postings whose amount tagsh keeps without a value (an expression it cannot evaluate exactly).
     var unknownAmounts = 0
@@ -49,6 +54,9 @@ struct TextReader {
 
     // MARK: - files
 
+    /// Below this many bytes a file is read on one core: a second thread would cost more than it saves.
+    static let parallelThreshold = 4 << 20
+
     mutating func readFile(_ bytes: [UInt8], path: String, stamp: FileStamp?) throws(Diagnostic) {
         let fileIndex = Int32(layout.files.count)
         layout.files.append(TextFile(path: path, bytes: bytes, stamp: stamp))
@@ -56,95 +64,180 @@ struct TextReader {
         defer { visiting.removeLast() }
         if fileIndex == 0, let nl = bytes.firstIndex(of: 0x0A), nl > 0, bytes[nl - 1] == 0x0D { layout.lineEnding = [0x0D, 0x0A] }
         try bytes.withUnsafeBufferPointer { b throws(Diagnostic) in
-            var pos = 0
-            var lineNumber = 1
-            let n = b.count
-            func lineEnd(_ p: Int) -> (end: Int, next: Int) {
-                var i = p
-                while i < n && b[i] != 0x0A { i += 1 }
-                let end = i > p && b[i - 1] == 0x0D ? i - 1 : i
-                return (end, i < n ? i + 1 : n)
+            var at = (pos: 0, line: 1)
+            if fileIndex == 0, options.readsInParallel, !options.skipBad, b.count >= TextReader.parallelThreshold,
+               let split = TextReader.splitPoint(b) {
+                at = try readInHalves(b, split: split, path: path)
             }
-            func isIndented(_ p: Int) -> Bool { p < n && (b[p] == 0x20 || b[p] == 0x09) }
-            func text(_ s: Int, _ e: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self) }
-            while pos < n {
-                let (end, next) = lineEnd(pos)
-                if end == pos { pos = next; lineNumber += 1; continue }
-                // The block: this line and the indented lines after it.
-                var lines: [(start: Int, end: Int)] = [(pos, end)]
-                var blockNext = next
-                var blockLines = 1
-                while isIndented(blockNext) {
-                    let (e2, n2) = lineEnd(blockNext)
-                    lines.append((blockNext, e2))
-                    blockNext = n2
-                    blockLines += 1
-                }
-                let first = b[pos]
-                if first >= 0x30 && first <= 0x39 {
-                    let isTransaction = dialect == .journal || beancountIsTransaction(b, pos, end)
-                    if isTransaction {
-                        do throws(Diagnostic) {
-                            try addTransaction(b, lines, lineNumber: lineNumber, fileIndex: fileIndex, path: path)
-                        } catch {
-                            if options.skipBad { skipped.append(error) } else { throw error }
-                        }
-                    } else if let account = beancountOpen(b, pos, end) {
-                        layout.declaredAccounts.insert(account)
-                        if fileIndex == 0 { layout.declarationInsertAt = lines.last.map { lineEnd($0.start).next } ?? next }
+            _ = try readBlocks(b, from: at.pos, line: at.line, limit: b.count, fileIndex: fileIndex, path: path)
+        }
+    }
+
+    /// Reads the main file's blocks up to `split` here and from `split` on another thread, with its own
+    /// tables. The second half is kept (up to a directive that changes how later lines read, where reading goes
+    /// on as on one core) only when reading it alone gave what reading on from the first would have: the first
+    /// half ended exactly at the split (no `comment` block ran over it) with no year, date format or pushed tag
+    /// in force. Returns where reading goes on.
+    mutating func readInHalves(_ b: UnsafeBufferPointer<UInt8>, split: Int, path: String) throws(Diagnostic) -> (pos: Int, line: Int) {
+        let second = TextHalf(reader: TextReader(dialect: dialect, options: options, load: load), bytes: b, from: split, path: path)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { second.run() }
+        let first: (pos: Int, line: Int, stopped: Bool)
+        do throws(Diagnostic) {
+            first = try readBlocks(b, from: 0, line: 1, limit: split, fileIndex: 0, path: path)
+        } catch {
+            group.wait()
+            throw error
+        }
+        group.wait()
+        guard first.pos == split, defaultYear == nil, inputDateFormat == nil, pushed.isEmpty else { return (first.pos, first.line) }
+        if var error = second.failed {
+            error.line = error.line.map { $0 + first.line - 1 }
+            throw error
+        }
+        merge(second.reader)
+        return (second.end.pos, second.end.line + first.line - 1)
+    }
+
+    /// Appends the second half's rows and state, as reading on from the first would have left them.
+    mutating func merge(_ other: TextReader) {
+        ledger.append(rowsOf: other.ledger)
+        locks += other.locks
+        layout.rowFile += other.layout.rowFile
+        layout.rowStart += other.layout.rowStart
+        layout.rowEnd += other.layout.rowEnd
+        layout.declaredAccounts.formUnion(other.layout.declaredAccounts)
+        if other.declaresAccounts { layout.declarationInsertAt = other.layout.declarationInsertAt }
+        ledgerStyle += other.ledgerStyle
+        hledgerStyle += other.hledgerStyle
+        unknownAmounts += other.unknownAmounts
+    }
+
+    /// The start of the first transaction line (a line starting with a digit) after the middle, within 1 MB.
+    static func splitPoint(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = b.count / 2
+        let stop = min(b.count, i + (1 << 20))
+        while i < stop {
+            while i < stop && b[i] != 0x0A { i += 1 }
+            i += 1
+            if i < stop && b[i] >= 0x30 && b[i] <= 0x39 { return i }
+        }
+        return nil
+    }
+
+    /// Reads the blocks from `pos` (on line `line`) to `limit`. With `stopsAtState` (the second half of a
+    /// file read in two), stops before a line that changes how later lines read (a year, a date format, a
+    /// pushed tag, an include), so that the rest is read on from the first half's state.
+    mutating func readBlocks(_ b: UnsafeBufferPointer<UInt8>, from start: Int, line startLine: Int, limit: Int, fileIndex: Int32,
+                             path: String, stopsAtState: Bool = false) throws(Diagnostic) -> (pos: Int, line: Int, stopped: Bool) {
+        var pos = start
+        var lineNumber = startLine
+        let n = b.count
+        func lineEnd(_ p: Int) -> (end: Int, next: Int) {
+            var i = p
+            while i < n && b[i] != 0x0A { i += 1 }
+            let end = i > p && b[i - 1] == 0x0D ? i - 1 : i
+            return (end, i < n ? i + 1 : n)
+        }
+        func isIndented(_ p: Int) -> Bool { p < n && (b[p] == 0x20 || b[p] == 0x09) }
+        func text(_ s: Int, _ e: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self) }
+        var lines: [(start: Int, end: Int)] = []
+        while pos < limit {
+            let (end, next) = lineEnd(pos)
+            if end == pos { pos = next; lineNumber += 1; continue }
+            // The block: this line and the indented lines after it.
+            lines.removeAll(keepingCapacity: true)
+            lines.append((pos, end))
+            var blockNext = next
+            var blockLines = 1
+            while isIndented(blockNext) {
+                let (e2, n2) = lineEnd(blockNext)
+                lines.append((blockNext, e2))
+                blockNext = n2
+                blockLines += 1
+            }
+            let first = b[pos]
+            if first >= 0x30 && first <= 0x39 {
+                let isTransaction = dialect == .journal || beancountIsTransaction(b, pos, end)
+                if isTransaction {
+                    do throws(Diagnostic) {
+                        try addTransaction(b, lines, lineNumber: lineNumber, fileIndex: fileIndex, path: path)
+                    } catch {
+                        if options.skipBad { skipped.append(error) } else { throw error }
                     }
-                    pos = blockNext
-                    lineNumber += blockLines
-                    continue
-                }
-                let line = text(pos, end)
-                switch dialect {
-                case .journal:
-                    if line.trimmingCharacters(in: " \t") == "comment" || line.hasPrefix("test ") || line == "test" {
-                        // A block that runs to its `end comment` / `end test` line, kept as it is.
-                        let closer = line.hasPrefix("test") ? "end test" : "end comment"
-                        var p = next
-                        var count = 1
-                        while p < n {
-                            let (e2, n2) = lineEnd(p)
-                            count += 1
-                            let t = text(p, e2)
-                            p = n2
-                            if t.trimmingCharacters(in: " \t").hasPrefix(closer) { break }
-                        }
-                        pos = p
-                        lineNumber += count
-                        continue
-                    }
-                    if let year = JournalFormat.yearDirective(line) { defaultYear = year }
-                    if line.hasPrefix("--input-date-format ") {
-                        let pattern = String(line.dropFirst(20)).trimmingCharacters(in: " \t")
-                        let needsYear = !pattern.contains("%Y") && !pattern.contains("%y")
-                        if let f = DateFormat(pattern: needsYear ? pattern + " %Y" : pattern) { inputDateFormat = (f, needsYear) }
-                    }
-                    if line.hasPrefix("account ") || line.hasPrefix("account\t") {
-                        let name = String(line.dropFirst(8).prefix { $0 != ";" }).trimmingCharacters(in: " \t")
-                            .components(separatedByTwoSpaces: ())
-                        layout.declaredAccounts.insert(name)
-                        if fileIndex == 0 { layout.declarationInsertAt = blockNext }
-                    } else if line.hasPrefix("include ") || line.hasPrefix("!include ") {
-                        // Read where it stands, so transaction order follows the files.
-                        let target = String(line.drop { $0 == "!" }.dropFirst(8)).trimmingCharacters(in: " \t")
-                        try include(target, from: path, line: lineNumber, text: line)
-                    }
-                case .beancount:
-                    if line.hasPrefix("pushtag ") || line.hasPrefix("poptag ") {
-                        let tag = line.split(separator: " ").dropFirst().first.map { String($0.dropFirst()) } ?? ""
-                        if line.hasPrefix("pushtag ") { pushed.append(tag) } else if let i = pushed.lastIndex(of: tag) { pushed.remove(at: i) }
-                    } else if line.hasPrefix("include ") {
-                        if let (target, _) = BeancountFormat.quoted(Array(line), 8) {
-                            try include(target, from: path, line: lineNumber, text: line)
-                        }
+                } else if let account = beancountOpen(b, pos, end) {
+                    layout.declaredAccounts.insert(account)
+                    if fileIndex == 0 {
+                        layout.declarationInsertAt = lines.last.map { lineEnd($0.start).next } ?? next
+                        declaresAccounts = true
                     }
                 }
                 pos = blockNext
                 lineNumber += blockLines
+                continue
             }
+            let line = text(pos, end)
+            if stopsAtState && changesState(line) { return (pos, lineNumber, true) }
+            switch dialect {
+            case .journal:
+                if line.trimmingCharacters(in: " \t") == "comment" || line.hasPrefix("test ") || line == "test" {
+                    // A block that runs to its `end comment` / `end test` line, kept as it is.
+                    let closer = line.hasPrefix("test") ? "end test" : "end comment"
+                    var p = next
+                    var count = 1
+                    while p < n {
+                        let (e2, n2) = lineEnd(p)
+                        count += 1
+                        let t = text(p, e2)
+                        p = n2
+                        if t.trimmingCharacters(in: " \t").hasPrefix(closer) { break }
+                    }
+                    pos = p
+                    lineNumber += count
+                    continue
+                }
+                if let year = JournalFormat.yearDirective(line) { defaultYear = year }
+                if line.hasPrefix("--input-date-format ") {
+                    let pattern = String(line.dropFirst(20)).trimmingCharacters(in: " \t")
+                    let needsYear = !pattern.contains("%Y") && !pattern.contains("%y")
+                    if let f = DateFormat(pattern: needsYear ? pattern + " %Y" : pattern) { inputDateFormat = (f, needsYear) }
+                }
+                if line.hasPrefix("account ") || line.hasPrefix("account\t") {
+                    let name = String(line.dropFirst(8).prefix { $0 != ";" }).trimmingCharacters(in: " \t")
+                        .components(separatedByTwoSpaces: ())
+                    layout.declaredAccounts.insert(name)
+                    if fileIndex == 0 {
+                        layout.declarationInsertAt = blockNext
+                        declaresAccounts = true
+                    }
+                } else if line.hasPrefix("include ") || line.hasPrefix("!include ") {
+                    // Read where it stands, so transaction order follows the files.
+                    let target = String(line.drop { $0 == "!" }.dropFirst(8)).trimmingCharacters(in: " \t")
+                    try include(target, from: path, line: lineNumber, text: line)
+                }
+            case .beancount:
+                if line.hasPrefix("pushtag ") || line.hasPrefix("poptag ") {
+                    let tag = line.split(separator: " ").dropFirst().first.map { String($0.dropFirst()) } ?? ""
+                    if line.hasPrefix("pushtag ") { pushed.append(tag) } else if let i = pushed.lastIndex(of: tag) { pushed.remove(at: i) }
+                } else if line.hasPrefix("include ") {
+                    if let (target, _) = BeancountFormat.quoted(Array(line), 8) {
+                        try include(target, from: path, line: lineNumber, text: line)
+                    }
+                }
+            }
+            pos = blockNext
+            lineNumber += blockLines
+        }
+        return (pos, lineNumber, false)
+    }
+
+    /// Whether a line sets what later lines read as: a year, a date format, a pushed tag, or an included file.
+    func changesState(_ line: String) -> Bool {
+        switch dialect {
+        case .journal:
+            JournalFormat.yearDirective(line) != nil || line.hasPrefix("--input-date-format ") || line.hasPrefix("include ")
+                || line.hasPrefix("!include ")
+        case .beancount: line.hasPrefix("pushtag ") || line.hasPrefix("poptag ") || line.hasPrefix("include ")
         }
     }
 
@@ -282,15 +375,19 @@ struct TextReader {
         }
         if let (cs, ce) = commentBytes { applyComment(b, cs, ce, &tagNames, &intent, &note) }
 
-        // Postings and the lines before the first one (comments, metadata).
+        // Postings and the lines before the first one (comments, metadata). Plain locals, not tuples of
+        // optionals: this runs for every posting of a million transactions.
         var postingCount = 0
-        var categoryPosting: (category: UInt32, amount: Amount?, symbol: String?)?
         var categoryCount = 0
+        var lastCategory: UInt32 = 0, lastCategoryAmount: Amount?, lastCategorySymbol: String?
         var categoryIsIncome = false
-        var money: (account: UInt32, amount: Amount?, symbol: String?, line: Int, start: Int, text: String?)?
-        var otherAmounts = AmountTotals()
-        var otherSymbol: String?
-        for (index, line) in lines.enumerated().dropFirst() {
+        // The money side: the first posting that is not an expense or income account.
+        var hasMoney = false
+        var moneyAccount: UInt32 = 0, moneyAmount: Amount?, moneySymbol: String?
+        // The sum of the other postings' amounts (the money side's, negated, when it has none).
+        var otherSum: Amount?, otherSymbol: String?
+        for index in 1..<lines.count {
+            let line = lines[index]
             let span: BlockLine.PostingSpan
             switch BlockLine.scan(b, line.start, line.end, dialect: dialect) {
             case .blank: continue
@@ -320,9 +417,8 @@ struct TextReader {
                 }
             }
             let info = accountInfo[Int(raw)]
-            var amount: (Amount, String?)?
-            var amountText: String?
-            let amountStart = span.amount?.lowerBound ?? span.written.upperBound
+            var amount: Amount?
+            var symbol: String?
             if let range = span.amount {
                 let p = range.lowerBound
                 var e = p
@@ -330,56 +426,79 @@ struct TextReader {
                 while e > p && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
                 let field = UnsafeBufferPointer(rebasing: b[p..<e])
                 // The bank-style reader is the fast path; it does not know expressions or quoted commodities.
-                amount = e == p || field.contains(0x22) || b[p] == 0x28 || b[p] == 0x5B ? nil
-                    : AmountParser.parse(field, decimalComma: false).map { ($0.amount, $0.symbol) }
-                if amount == nil && e > p {
-                    amountText = String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
-                    switch PostingAmount.read(amountText ?? "") {
-                    case .amount(let a, let symbol): amount = (a, symbol)
+                if e > p && !field.contains(0x22) && b[p] != 0x28 && b[p] != 0x5B, let parsed = AmountParser.parse(field, decimalComma: false) {
+                    amount = parsed.amount
+                    symbol = parsed.symbol
+                } else if e > p {
+                    let amountText = String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
+                    switch PostingAmount.read(amountText) {
+                    case .amount(let a, let s):
+                        amount = a
+                        symbol = s
                     case .unknown: unknownAmounts += 1
                     case .invalid:
+                        let amountStart = range.lowerBound
                         let lineText = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<line.end]), as: UTF8.self)
                         let col = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<amountStart]), as: UTF8.self).count
-                        throw Diagnostic("cannot read the amount '\(amountText ?? "")'", file: path, line: lineNumber + index,
-                                         column: col + 1, sourceLine: lineText, span: col..<(col + (amountText ?? "").count))
+                        throw Diagnostic("cannot read the amount '\(amountText)'", file: path, line: lineNumber + index,
+                                         column: col + 1, sourceLine: lineText, span: col..<(col + amountText.count))
                     }
                 }
             }
             postingCount += 1
             if info.isCategory {
                 categoryCount += 1
-                categoryPosting = (info.category, amount?.0, amount?.1)
+                lastCategory = info.category
+                lastCategoryAmount = amount
+                lastCategorySymbol = symbol
                 categoryIsIncome = info.isIncome
-                if let a = amount { otherAmounts.add(a.0, currency: 0); otherSymbol = otherSymbol ?? a.1 }
-            } else if money == nil {
-                money = (info.account, amount?.0, amount?.1, index, amountStart, amountText)
+                if let a = amount {
+                    otherSum = otherSum.map { $0.adding(a) ?? $0 } ?? a
+                    otherSymbol = otherSymbol ?? symbol
+                }
+            } else if !hasMoney {
+                hasMoney = true
+                moneyAccount = info.account
+                moneyAmount = amount
+                moneySymbol = symbol
             } else if let a = amount {
-                otherAmounts.add(a.0, currency: 0)
-                otherSymbol = otherSymbol ?? a.1
+                otherSum = otherSum.map { $0.adding(a) ?? $0 } ?? a
+                otherSymbol = otherSymbol ?? symbol
             }
         }
-        if money == nil, let c = categoryPosting {
+        if !hasMoney && categoryCount > 0 {
             // Every posting is an expense or income account: the first stands for the money side.
-            money = (ledger.accounts.intern(""), c.amount, c.symbol, 0, 0, nil)
+            hasMoney = true
+            moneyAccount = ledger.accounts.intern("")
+            moneyAmount = lastCategoryAmount
+            moneySymbol = lastCategorySymbol
         }
         var category: UInt32 = 0
         var lock: UInt8 = 0
-        if postingCount > 2 { lock = 1 } else if categoryCount == 1, let c = categoryPosting {
-            category = c.category
+        if postingCount > 2 { lock = 1 } else if categoryCount == 1 {
+            category = lastCategory
             if categoryIsIncome { lock = 3 }
         } else { lock = 2 }
         var amount = Amount.zero
         var symbol: String?
-        if let m = money, let a = m.amount {
+        if hasMoney, let a = moneyAmount {
             amount = a
-            symbol = m.symbol
+            symbol = moneySymbol
         } else {
-            amount = -(otherAmounts.entries.first?.amount ?? .zero)
+            amount = -(otherSum ?? .zero)
             symbol = otherSymbol
         }
         if dialect == .beancount { tagNames += pushed }
-        ledger.append(day: day, merchant: merchant, amount: amount, currency: symbol.map { ledger.currencies.intern($0) } ?? 0,
-                      account: money?.account ?? ledger.accounts.intern(""), intent: intent, category: category,
+        var currency: UInt32 = 0
+        if let symbol {
+            // Most transactions are in the currency of the one before.
+            if let last = lastSymbol, last.text == symbol { currency = last.id } else {
+                currency = ledger.currencies.intern(symbol)
+                lastSymbol = (symbol, currency)
+            }
+        }
+        ledger.append(day: day, merchant: merchant, amount: amount, currency: currency,
+                      account: hasMoney ? moneyAccount : ledger.accounts.intern(""), intent: intent, category: category,
                       tagSet: tagNames.isEmpty ? 0 : ledger.internTagSet(tagNames), note: note.map { ledger.notes.intern($0) } ?? 0)
         if dialect == .beancount && !pushed.isEmpty { layout.pushedTags[ledger.count - 1] = Set(pushed.map { $0.lowercased() }) }
         locks.append(lock)
@@ -444,5 +563,33 @@ struct TextReader {
         tags += info.tags
         if let i = info.intent { intent = i }
         if let n = info.note { note = n }
+    }
+}
+
+/// The second half of a main file read on another thread; nothing else touches it until the thread is waited for.
+private final class TextHalf: @unchecked Sendable {
+    var reader: TextReader
+    let bytes: UnsafeBufferPointer<UInt8>
+    let start: Int
+    let path: String
+    var end = (pos: 0, line: 1)
+    var failed: Diagnostic?
+
+    init(reader: TextReader, bytes: UnsafeBufferPointer<UInt8>, from start: Int, path: String) {
+        self.reader = reader
+        self.bytes = bytes
+        self.start = start
+        self.path = path
+    }
+
+    func run() {
+        reader.layout.files = []
+        reader.ledger.reserveCapacity((bytes.count - start) / 120)
+        do throws(Diagnostic) {
+            let r = try reader.readBlocks(bytes, from: start, line: 1, limit: bytes.count, fileIndex: 0, path: path, stopsAtState: true)
+            end = (r.pos, r.line)
+        } catch {
+            failed = error
+        }
     }
 }

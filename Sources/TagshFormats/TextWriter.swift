@@ -21,29 +21,17 @@ enum TextWriter {
         var mainEdits: [(start: Int, end: Int, bytes: [UInt8])] = []
         for fileIndex in byFile.keys.sorted() {
             let file = layout.files[Int(fileIndex)]
+            // Each block is rewritten on its own, so the rows are rewritten in two halves at once; the halves are
+            // merged in row order (edits, new accounts, the first error), as one loop would have left them.
+            let rows = byFile[fileIndex, default: []].sorted()
+            let halves = Parallel.halves(rows.count, threshold: 2_000) { range in
+                rewrite(rows[range], file: file, layout: layout, ledger: ledger, categoryChanged: categoryChanged)
+            }
             var edits: [(start: Int, end: Int, bytes: [UInt8])] = []
-            for row in byFile[fileIndex, default: []].sorted() {
-                let start = layout.rowStart[row], end = layout.rowEnd[row]
-                // The block's lines, split on bytes (a String's Character walk costs more than the edit).
-                var lines: [String] = []
-                var crlf = false
-                var lineStart = start
-                for i in start...end where i == end || file.bytes[i] == 0x0A {
-                    var lineEnd = i
-                    if lineEnd > lineStart && file.bytes[lineEnd - 1] == 0x0D && i < end { lineEnd -= 1; crlf = true }
-                    lines.append(String(decoding: file.bytes[lineStart..<lineEnd], as: UTF8.self))
-                    lineStart = i + 1
-                }
-                let result: (lines: [String], newAccount: String?)
-                switch layout.dialect {
-                case .journal:
-                    result = try JournalWriter.rewrite(lines, row: row, ledger: ledger, style: layout.tagStyle, path: file.path,
-                                                       categoryMayChange: categoryChanged?.contains(row) ?? true)
-                case .beancount:
-                    result = try BeancountWriter.rewrite(lines, row: row, ledger: ledger, pushed: layout.pushedTags[row] ?? [], path: file.path)
-                }
-                if let a = result.newAccount, !layout.declaredAccounts.contains(a), !newAccounts.contains(a) { newAccounts.append(a) }
-                edits.append((start, end, Array(result.lines.joined(separator: crlf ? "\r\n" : "\n").utf8)))
+            for half in halves {
+                let (halfEdits, accounts) = try half.get()
+                edits += halfEdits
+                for a in accounts where !layout.declaredAccounts.contains(a) && !newAccounts.contains(a) { newAccounts.append(a) }
             }
             editsByFile[fileIndex] = edits
             if fileIndex == 0 { mainEdits = edits } else {
@@ -103,6 +91,43 @@ enum TextWriter {
         return (outputs, next)
     }
 
+    /// The new bytes of each row's block, in row order, and the accounts their categories now name.
+    static func rewrite(_ rows: ArraySlice<Int>, file: TextFile, layout: TextLayout, ledger: Ledger, categoryChanged: Set<Int>?)
+        -> Result<(edits: [(start: Int, end: Int, bytes: [UInt8])], accounts: [String]), Diagnostic>
+    {
+        var edits: [(start: Int, end: Int, bytes: [UInt8])] = []
+        var accounts: [String] = []
+        for row in rows {
+            let start = layout.rowStart[row], end = layout.rowEnd[row]
+            // The block's lines, split on bytes (a String's Character walk costs more than the edit).
+            var lines: [String] = []
+            var crlf = false
+            var lineStart = start
+            for i in start...end where i == end || file.bytes[i] == 0x0A {
+                var lineEnd = i
+                if lineEnd > lineStart && file.bytes[lineEnd - 1] == 0x0D && i < end { lineEnd -= 1; crlf = true }
+                lines.append(String(decoding: file.bytes[lineStart..<lineEnd], as: UTF8.self))
+                lineStart = i + 1
+            }
+            let result: (lines: [String], newAccount: String?)
+            do throws(Diagnostic) {
+                switch layout.dialect {
+                case .journal:
+                    result = try JournalWriter.rewrite(lines, row: row, ledger: ledger, style: layout.tagStyle, path: file.path,
+                                                       categoryMayChange: categoryChanged?.contains(row) ?? true)
+                case .beancount:
+                    result = try BeancountWriter.rewrite(lines, row: row, ledger: ledger, pushed: layout.pushedTags[row] ?? [], path: file.path,
+                                                         categoryMayChange: categoryChanged?.contains(row) ?? true)
+                }
+            } catch {
+                return .failure(error)
+            }
+            if let a = result.newAccount, !accounts.contains(a) { accounts.append(a) }
+            edits.append((start, end, Array(result.lines.joined(separator: crlf ? "\r\n" : "\n").utf8)))
+        }
+        return .success((edits, accounts))
+    }
+
     static func shifted(_ offset: Int, by edits: [(start: Int, end: Int, bytes: [UInt8])]) -> Int {
         var o = offset
         for e in edits where e.end <= offset { o += e.bytes.count - (e.end - e.start) }
@@ -110,16 +135,34 @@ enum TextWriter {
     }
 
     static func splice(_ bytes: [UInt8], _ edits: [(start: Int, end: Int, bytes: [UInt8])]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 1024)
+        let sorted = edits.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) })
+        // The exact size first: growing a 100 MB array as it fills copies it again.
+        var size = 0
         var copied = 0
-        for e in edits.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
-            if e.start > copied { out.append(contentsOf: bytes[copied..<e.start]) }
-            out.append(contentsOf: e.bytes)
+        for e in sorted {
+            if e.start > copied { size += e.start - copied }
+            size += e.bytes.count
             copied = max(copied, e.end)
         }
-        if copied < bytes.count { out.append(contentsOf: bytes[copied...]) }
-        return out
+        if copied < bytes.count { size += bytes.count - copied }
+        return bytes.withUnsafeBufferPointer { source in
+            [UInt8](unsafeUninitializedCapacity: size) { out, count in
+                var at = 0
+                func put(_ part: UnsafeBufferPointer<UInt8>) {
+                    guard let base = part.baseAddress, !part.isEmpty else { return }
+                    (out.baseAddress! + at).initialize(from: base, count: part.count)
+                    at += part.count
+                }
+                var copied = 0
+                for e in sorted {
+                    if e.start > copied { put(UnsafeBufferPointer(rebasing: source[copied..<e.start])) }
+                    e.bytes.withUnsafeBufferPointer { put($0) }
+                    copied = max(copied, e.end)
+                }
+                if copied < source.count { put(UnsafeBufferPointer(rebasing: source[copied...])) }
+                count = at
+            }
+        }
     }
 
     /// Sets a block's category: rewrites its single expense or income

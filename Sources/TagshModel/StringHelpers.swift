@@ -1,4 +1,13 @@
 extension String {
+    /// Whether every character is ASCII, so a character offset is a byte offset (the writers' fast paths).
+    public var isASCII: Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in
+            var high: UInt8 = 0
+            for b in bytes { high |= b }
+            return high < 0x80
+        } ?? utf8.allSatisfy { $0 < 0x80 }
+    }
+
     /// The string without leading and trailing characters from `set`.
     public func trimmingCharacters(in set: String) -> String {
         var s = Substring(self)
