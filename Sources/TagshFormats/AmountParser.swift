@@ -71,12 +71,14 @@ public enum AmountParser {
         if seenDecimal && scale == 0 { return nil }
         var symbol: String?
         if symbolStart >= 0 {
-            symbol = String(decoding: UnsafeBufferPointer(rebasing: b[symbolStart..<symbolEnd]), as: UTF8.self)
-            // `12.00 CR`, `12.00 DR`: a direction, not a currency.
-            switch symbol?.uppercased() {
-            case "CR"?: symbol = nil
-            case "DR"?, "DB"?: symbol = nil; negative.toggle()
-            default: break
+            // `12.00 CR`, `12.00 DR`: a direction, not a currency (compared as bytes: this runs for every amount).
+            let isTwoLetters = symbolEnd - symbolStart == 2
+            let first = b[symbolStart] | 0x20, second = b[symbolStart + (isTwoLetters ? 1 : 0)] | 0x20
+            if isTwoLetters && first == 0x63 && second == 0x72 { // cr
+            } else if isTwoLetters && first == 0x64 && (second == 0x72 || second == 0x62) { // dr, db
+                negative.toggle()
+            } else {
+                symbol = String(decoding: UnsafeBufferPointer(rebasing: b[symbolStart..<symbolEnd]), as: UTF8.self)
             }
         }
         return (Amount(units: negative ? -units : units, scale: scale), symbol)

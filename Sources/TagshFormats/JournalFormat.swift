@@ -22,18 +22,16 @@ enum JournalFormat {
         let header = lines[0]
         let semicolon = commentStart(header)
         var block = Block(header: header, headerCommentStart: semicolon, lines: lines, commentLines: [], postings: [])
-        for (n, line) in lines.enumerated().dropFirst() {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty { continue }
-            guard trimmed.first == ";" || trimmed.first == "#" else { break }
-            block.commentLines.append(n)
-        }
-        // The first posting's indent is what new comment lines use.
-        if let first = lines.dropFirst().firstIndex(where: { l in
-            let t = l.drop { $0 == " " || $0 == "\t" }
-            return !t.isEmpty && t.first != ";" && t.first != "#"
-        }) {
-            block.postings = [Posting(line: first, accountRange: 0..<0, account: "", amountStart: nil, amountText: nil)]
+        for n in lines.indices.dropFirst() {
+            // The first character after the indent, on the UTF-8: spaces, tabs, `;` and `#` are single bytes.
+            guard let c = lines[n].utf8.first(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
+            if c == 0x3B || c == 0x23 {
+                block.commentLines.append(n)
+                continue
+            }
+            // The first posting's indent is what new comment lines use.
+            block.postings = [Posting(line: n, accountRange: 0..<0, account: "", amountStart: nil, amountText: nil)]
+            break
         }
         return block
     }

@@ -66,7 +66,9 @@ struct TextPosting {
     static func isFlag(_ c: UInt8, dialect: TextLayout.Dialect) -> Bool {
         switch dialect {
         case .journal: c == 0x2A || c == 0x21
-        case .beancount: Array("*!&#?%PSTCURM".utf8).contains(c)
+        // `* ! & # ? % P S T C U R M`
+        case .beancount: c == 0x2A || c == 0x21 || c == 0x26 || c == 0x23 || c == 0x3F || c == 0x25 || c == 0x50 || c == 0x53
+            || c == 0x54 || c == 0x43 || c == 0x55 || c == 0x52 || c == 0x4D
         }
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import TagshModel
 
@@ -37,6 +42,10 @@ struct TextReader {
     /// Raw comment text → the tags, intent and note it holds.
     var rawComments = StringTable()
     var commentInfo: [(tags: [String], intent: Intent?, note: String?)] = [([], nil, nil)]
+    /// The tag set of a comment's tags, by raw comment id, once interned (0: not yet).
+    var commentTagSet: [UInt32] = [0]
+    /// The last comment that gave a transaction tags (its raw id), while reading one transaction.
+    var lastTagComment: UInt32 = 0
 
     init(dialect: TextLayout.Dialect, options: ReadOptions, load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) {
         self.dialect = dialect
@@ -67,6 +76,7 @@ struct TextReader {
             var at = (pos: 0, line: 1)
             if fileIndex == 0, options.readsInParallel, !options.skipBad, b.count >= TextReader.parallelThreshold,
                let split = TextReader.splitPoint(b) {
+                reserve(split / 120)
                 at = try readInHalves(b, split: split, path: path)
             }
             _ = try readBlocks(b, from: at.pos, line: at.line, limit: b.count, fileIndex: fileIndex, path: path)
@@ -97,6 +107,15 @@ struct TextReader {
         }
         merge(second.reader)
         return (second.end.pos, second.end.line + first.line - 1)
+    }
+
+    /// Room for `n` more transactions (about one per 120 bytes of a journal).
+    mutating func reserve(_ n: Int) {
+        ledger.reserveCapacity(ledger.count + n)
+        locks.reserveCapacity(locks.count + n)
+        layout.rowFile.reserveCapacity(layout.rowFile.count + n)
+        layout.rowStart.reserveCapacity(layout.rowStart.count + n)
+        layout.rowEnd.reserveCapacity(layout.rowEnd.count + n)
     }
 
     /// Appends the second half's rows and state, as reading on from the first would have left them.
@@ -133,11 +152,13 @@ struct TextReader {
         var pos = start
         var lineNumber = startLine
         let n = b.count
+        let base = b.baseAddress
         func lineEnd(_ p: Int) -> (end: Int, next: Int) {
-            var i = p
-            while i < n && b[i] != 0x0A { i += 1 }
+            // memchr: the line end, many bytes at a time.
+            guard p < n, let base, let found = memchr(base + p, 0x0A, n - p) else { return (n > p && b[n - 1] == 0x0D ? n - 1 : n, n) }
+            let i = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
             let end = i > p && b[i - 1] == 0x0D ? i - 1 : i
-            return (end, i < n ? i + 1 : n)
+            return (end, i + 1)
         }
         func isIndented(_ p: Int) -> Bool { p < n && (b[p] == 0x20 || b[p] == 0x09) }
         func text(_ s: Int, _ e: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self) }
@@ -308,10 +329,11 @@ struct TextReader {
     mutating func addTransaction(_ b: UnsafeBufferPointer<UInt8>, _ lines: [(start: Int, end: Int)], lineNumber: Int,
                                  fileIndex: Int32, path: String) throws(Diagnostic) {
         let (hs, he) = lines[0]
+        lastTagComment = 0
         var i = hs
         while i < he && b[i] != 0x20 && b[i] != 0x09 && b[i] != 0x3D && b[i] != 0x3B { i += 1 } // up to space, '=' or ';'
         guard let day = dialect == .journal ? (inputDateFormat.map { inputDate(b, hs, i, $0) } ?? journalDate(b, hs, i))
-                : DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i])) else {
+                : (isoDate(b, hs, i) ?? DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i]))) else {
             let header = String(decoding: UnsafeBufferPointer(rebasing: b[hs..<he]), as: UTF8.self)
             let dateText = String(header.prefix { $0 != " " && $0 != "\t" && $0 != "=" })
             throw Diagnostic("cannot read the date '\(dateText)' (use YYYY-MM-DD\(dialect == .journal ? ", or MM-DD after a year directive" : ""))", file: path, line: lineNumber, column: 1,
@@ -338,8 +360,10 @@ struct TextReader {
         case .beancount:
             // The flag, then one or two strings, then #tags and ^links.
             if i < he && b[i] != 0x22 { while i < he && b[i] != 0x20 && b[i] != 0x09 { i += 1 }; spaces() }
-            // On bytes: strings are interned straight from the file unless they hold an escape.
-            var strings: [(start: Int, end: Int, escaped: Bool)] = []
+            // On bytes: strings are interned straight from the file unless they hold an escape. Only the
+            // first two matter (no array: this runs for every transaction).
+            var stringCount = 0
+            var firstString = (start: 0, end: 0, escaped: false), secondString = firstString
             var j = i
             while j < he && b[j] == 0x22 {
                 var k = j + 1
@@ -348,22 +372,25 @@ struct TextReader {
                     if b[k] == 0x5C { escaped = true; k += 2 } else { k += 1 }
                 }
                 guard k < he else { break } // not closed: no string, as beancount's lexer would refuse it
-                strings.append((j + 1, k, escaped))
+                if stringCount == 0 { firstString = (j + 1, k, escaped) } else if stringCount == 1 { secondString = (j + 1, k, escaped) }
+                stringCount += 1
                 j = k + 1
                 while j < he && (b[j] == 0x20 || b[j] == 0x09) { j += 1 }
             }
-            while j < he && b[j] != 0x3B {
-                if b[j] == 0x23 {
-                    var k = j + 1
+            // The #tags (and ^links) up to a comment, read once for each way they are written.
+            var k = j
+            while k < he && b[k] != 0x3B {
+                if b[k] == 0x23 { // a tag runs to a space, past a `;`
+                    k += 1
                     while k < he && b[k] != 0x20 && b[k] != 0x09 { k += 1 }
-                    tagNames.append(String(decoding: UnsafeBufferPointer(rebasing: b[(j + 1)..<k]), as: UTF8.self))
-                    j = k
                 } else {
-                    j += 1
+                    k += 1
                 }
             }
+            if k > j { applyHeaderTags(b, j, k, &tagNames) }
             // The payee when there are two strings and it is not empty, else the narration.
-            let chosen = strings.count >= 2 && strings[0].end > strings[0].start ? strings[0] : (strings.count >= 2 ? strings[1] : strings.first)
+            let chosen = stringCount >= 2 ? (firstString.end > firstString.start ? firstString : secondString)
+                : stringCount == 1 ? firstString : nil
             if let c = chosen, !c.escaped {
                 merchant = ledger.merchants.intern(bytes: UnsafeBufferPointer(rebasing: b[c.start..<c.end]))
             } else if let c = chosen {
@@ -499,12 +526,61 @@ struct TextReader {
         }
         ledger.append(day: day, merchant: merchant, amount: amount, currency: currency,
                       account: hasMoney ? moneyAccount : ledger.accounts.intern(""), intent: intent, category: category,
-                      tagSet: tagNames.isEmpty ? 0 : ledger.internTagSet(tagNames), note: note.map { ledger.notes.intern($0) } ?? 0)
+                      tagSet: tagSet(tagNames), note: note.map { ledger.notes.intern($0) } ?? 0)
         if dialect == .beancount && !pushed.isEmpty { layout.pushedTags[ledger.count - 1] = Set(pushed.map { $0.lowercased() }) }
         locks.append(lock)
         layout.rowFile.append(fileIndex)
         layout.rowStart.append(lines[0].start)
         layout.rowEnd.append(lines[lines.count - 1].end)
+    }
+
+    /// Reads a beancount header's `#tags` (and `^links`, skipped) up to its comment, cached by their bytes.
+    mutating func applyHeaderTags(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ tags: inout [String]) {
+        let raw = rawComments.intern(bytes: UnsafeBufferPointer(rebasing: b[s..<e]))
+        if Int(raw) == commentInfo.count {
+            var names: [String] = []
+            var j = s
+            while j < e {
+                if b[j] == 0x23 {
+                    var k = j + 1
+                    while k < e && b[k] != 0x20 && b[k] != 0x09 { k += 1 }
+                    names.append(String(decoding: UnsafeBufferPointer(rebasing: b[(j + 1)..<k]), as: UTF8.self))
+                    j = k
+                } else {
+                    j += 1
+                }
+            }
+            commentInfo.append((names, nil, nil))
+            commentTagSet.append(0)
+        }
+        let names = commentInfo[Int(raw)].tags
+        if !names.isEmpty { lastTagComment = raw }
+        tags += names
+    }
+
+    /// The tag set of a transaction's tags; when they all came from one comment, interned once for that comment.
+    mutating func tagSet(_ names: [String]) -> UInt32 {
+        if names.isEmpty { return 0 }
+        let raw = Int(lastTagComment)
+        guard raw != 0, names.count == commentInfo[raw].tags.count else { return ledger.internTagSet(names) }
+        if commentTagSet[raw] == 0 { commentTagSet[raw] = ledger.internTagSet(names) }
+        return commentTagSet[raw]
+    }
+
+    /// `YYYY-MM-DD` exactly, read without the general date parser (beancount writes every date so); nil otherwise.
+    func isoDate(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Day? {
+        guard e - s == 10, b[s + 4] == 0x2D, b[s + 7] == 0x2D else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var v = 0
+            for j in from..<(from + count) {
+                let c = b[s + j]
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                v = v * 10 + Int(c - 0x30)
+            }
+            return v
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2) else { return nil }
+        return Day(year: year, month: month, day: day)
     }
 
     /// A date written as an `--input-date-format` line says (the year of a `year` directive added when it has none).
@@ -558,8 +634,10 @@ struct TextReader {
                 info.tags.append(t.value.isEmpty ? t.name : t.name + ":" + t.value)
             }
             commentInfo.append(info)
+            commentTagSet.append(0)
         }
         let info = commentInfo[Int(raw)]
+        if !info.tags.isEmpty { lastTagComment = raw }
         tags += info.tags
         if let i = info.intent { intent = i }
         if let n = info.note { note = n }
@@ -584,7 +662,7 @@ private final class TextHalf: @unchecked Sendable {
 
     func run() {
         reader.layout.files = []
-        reader.ledger.reserveCapacity((bytes.count - start) / 120)
+        reader.reserve((bytes.count - start) / 120)
         do throws(Diagnostic) {
             let r = try reader.readBlocks(bytes, from: start, line: 1, limit: bytes.count, fileIndex: 0, path: path, stopsAtState: true)
             end = (r.pos, r.line)

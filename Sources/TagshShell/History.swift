@@ -120,6 +120,8 @@ enum HistoryFile {
             let c = ledger.categories[id]
             out.append("C\t\(id)\t" + (c.isDeleted ? "D\t" : "L\t") + escape(c.name))
         }
+        // A step that tags 100,000 rows names the same few tag sets 200,000 times: each is spelled once.
+        var tagSetText: [UInt32: String] = [:]
         for step in steps {
             out.append("S\t\(step.time)\t" + [step.command, step.replay, step.summary].map(escape).joined(separator: "\t"))
             let c = step.changes
@@ -128,7 +130,11 @@ enum HistoryFile {
                 func value(_ v: UInt32) -> String {
                     switch field {
                     case .intent, .category: return String(v)
-                    case .tags: return escape(ledger.tagSets[v].map { ledger.tags[$0] }.joined(separator: String(tagSeparator)))
+                    case .tags:
+                        if let known = tagSetText[v] { return known }
+                        let text = escape(ledger.tagSets[v].map { ledger.tags[$0] }.joined(separator: String(tagSeparator)))
+                        tagSetText[v] = text
+                        return text
                     case .note: return v == 0 ? "" : escape(ledger.notes[v])
                     }
                 }
