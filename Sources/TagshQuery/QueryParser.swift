@@ -74,7 +74,7 @@ public enum QueryParser {
         var i = 0
         while i < words.count {
             let w = words[i]
-            if let open = w.text.range(of: ":/"), !(w.text[open.upperBound...].hasSuffix("/") && w.text.count > w.text.distance(from: w.text.startIndex, to: open.upperBound)),
+            if let open = w.text.firstRange(of: ":/"), !(w.text[open.upperBound...].hasSuffix("/") && w.text.count > w.text.distance(from: w.text.startIndex, to: open.upperBound)),
                let close = words[(i + 1)...].firstIndex(where: { $0.text.hasSuffix("/") }) {
                 var text = w.text, raw = w.raw
                 for j in (i + 1)...close {

@@ -334,10 +334,12 @@ public final class Session {
         func changedRows(_ l: Ledger) -> [Int] {
             let renamed = Set(l.categories.ids.filter { Int($0) < categoryNames.count && categoryNames[Int($0)] != l.categories[$0].name })
             let known = min(l.count, intent.count)
-            return (0..<known).filter { r in
-                l.intent[r] != intent[r] || l.category[r] != category[r] || l.tagSet[r] != tagSet[r] || l.note[r] != note[r]
-                    || (!renamed.isEmpty && renamed.contains(l.category[r]))
-            } + Array(known..<l.count)
+            let changed: [Int] = (0..<known).filter { r in
+                if l.intent[r] != intent[r] || l.category[r] != category[r] { return true }
+                if l.tagSet[r] != tagSet[r] || l.note[r] != note[r] { return true }
+                return !renamed.isEmpty && renamed.contains(l.category[r])
+            }
+            return changed + Array(known..<l.count)
         }
     }
     var baseline = Baseline()

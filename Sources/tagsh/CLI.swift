@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import TagshFormats
 import TagshModel
@@ -77,7 +78,8 @@ struct TagshCLI: ParsableCommand {
                 print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            let message = Array((fullMessage(for: error) + "\n").utf8)
+            _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
             Glibc.exit(2)
         }
         Glibc.exit(cli.start())

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TagshShell
 import TagshTerminal
 #if canImport(Glibc)
@@ -29,12 +30,13 @@ enum Terminal {
     }
 
     static func listDirectory(_ path: String) -> [(name: String, isDirectory: Bool)] {
-        let expanded = path.hasPrefix("~/") ? NSString(string: path).expandingTildeInPath : path
+        let home = getenv("HOME").map { String(cString: $0) } ?? ""
+        let expanded = path.hasPrefix("~/") && !home.isEmpty ? home + path.dropFirst(1) : path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: expanded) else { return [] }
         return names.map { name in
-            var isDir: ObjCBool = false
-            FileManager.default.fileExists(atPath: expanded + "/" + name, isDirectory: &isDir)
-            return (name, isDir.boolValue)
+            var st = stat()
+            let isDirectory = stat(expanded + "/" + name, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            return (name, isDirectory)
         }
     }
 }
@@ -125,11 +127,12 @@ final class TerminalConsole: Console {
         KeyReader.leaveRawMode()
         let env = ProcessInfo.processInfo.environment
         let program = env["VISUAL"].flatMap { $0.isEmpty ? nil : $0 } ?? env["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-        let path = NSTemporaryDirectory() + "tagsh-note-\(getpid()).txt"
+        let folder = env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let path = folder + (folder.hasSuffix("/") ? "" : "/") + "tagsh-note-\(getpid()).txt"
         guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8)) else { return nil }
         defer { unlink(path) }
         // The editor is a shell command ($EDITOR may hold options); the path is quoted for the shell.
-        let status = system(program + " '" + path.replacingOccurrences(of: "'", with: "'\\''") + "'")
+        let status = system(program + " '" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'")
         guard status == 0, let data = FileManager.default.contents(atPath: path) else { return nil }
         var edited = String(decoding: data, as: UTF8.self)
         while edited.hasSuffix("\n") { edited.removeLast() }

@@ -188,7 +188,7 @@ struct ReviewLoop {
             let (s, o, e) = session.executeCaptured("undo \(last.steps)")
             let undone = (e.isEmpty ? o : e).split(separator: "\n").compactMap { l -> String? in
                 guard l.hasPrefix("undid: ") else { return nil }
-                return String(l.dropFirst(7).components(separatedBy: "  [").first ?? "")
+                return String(l.dropFirst(7).split(separator: "  [", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             }
             status = s == .ok ? "undid " + undone.joined(separator: ", ") : "undo failed: " + firstLine(e)
             position = last.position
@@ -251,7 +251,7 @@ struct ReviewLoop {
         }
         // "intent want: 1 transaction changed" says again what the command says: keep what it did.
         let said = s == .ok ? firstLine(e.isEmpty ? o : e) : firstLine(e)
-        let what = s == .ok ? (said.components(separatedBy: ": ").last ?? said) : said
+        let what = s == .ok ? (said.split(separator: ": ", omittingEmptySubsequences: false).last.map(String.init) ?? said) : said
         status = TextSafety.sanitize(line) + " — " + what
         return s == .ok
     }
