@@ -173,9 +173,9 @@ public struct Completer {
             case .value, .rest, .actions, .optional: c = []
             case .tagEdits:
                 if current.hasPrefix("+") {
-                    c = matching(String(current.dropFirst()), d.tags).map { "+" + $0 }
+                    c = matching(String(current.dropFirst()), d.tags, lead: "+")
                 } else if current.hasPrefix("-") {
-                    c = matching(String(current.dropFirst()), e.target.flatMap(d.tagsOfTarget) ?? []).map { "-" + $0 }
+                    c = matching(String(current.dropFirst()), e.target.flatMap(d.tagsOfTarget) ?? [], lead: "-")
                 } else {
                     c = []
                 }
@@ -242,6 +242,20 @@ public struct Completer {
         return candidates.filter { Completer.hasPrefixIgnoringCase($0, t, tBytes) }
     }
 
+    /// `lead` and each candidate that starts with `typed`, in one pass (no list of
+    /// the matches first: with 100,000 tags, every one may match `+t`).
+    func matching(_ typed: String, _ candidates: [String], lead: String) -> [String] {
+        let t = typed.lowercased()
+        let tBytes = Array(t.utf8)
+        var out: [String] = []
+        for c in candidates where typed.isEmpty || Completer.hasPrefixIgnoringCase(c, t, tBytes) {
+            var word = lead
+            word.append(c)
+            out.append(word)
+        }
+        return out
+    }
+
     /// Case-insensitive prefix test without allocating for ASCII names (the
     /// common case: 100,000 tags are filtered on every Tab).
     static func hasPrefixIgnoringCase(_ s: String, _ lowerPrefix: String, _ prefixBytes: [UInt8]) -> Bool {
@@ -261,9 +275,17 @@ public struct Completer {
 
     /// A name as it must be typed: double-quoted when it holds spaces or quoting characters.
     func quoted(_ name: String) -> String {
-        if !name.isEmpty, !name.contains(where: { " \t'\"\\$`,;()".contains($0) }) { return name }
+        // The characters that need quoting are ASCII: test the UTF-8 (this runs for every value offered).
+        if !name.isEmpty, !name.utf8.contains(where: { Completer.needsQuoting[Int($0)] }) { return name }
         return "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
+
+    /// The bytes of `" \t'\"\\$`,;()"`, by value.
+    static let needsQuoting: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for b in " \t'\"\\$`,;()".utf8 { table[Int(b)] = true }
+        return table
+    }()
 
     /// The typed part of a value without its opening quote.
     func unquote(_ s: String) -> String {
