@@ -95,18 +95,38 @@ public enum FileIO {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .fromErrno(path, writing: false) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, kind: .isDirectory, whileWriting: false) }
-        var bytes = [UInt8]()
+        // Straight into the array, sized by the file (one copy from the kernel, not two); a file that grows
+        // while it is read is read on in chunks.
         let expected = Int(st.st_size)
-        bytes.reserveCapacity(expected + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .fromErrno(path, writing: false)
+        var failed: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            count = 0
+            while count < expected {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, expected - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failed = errno
+                    return
+                }
+                if n == 0 { break }
+                count += n
             }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+        }
+        if failed != 0 {
+            errno = failed
+            throw .fromErrno(path, writing: false)
+        }
+        if bytes.count == expected {
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw .fromErrno(path, writing: false)
+                }
+                if n == 0 { break }
+                bytes.append(contentsOf: chunk[0..<n])
+            }
         }
         return (bytes, stamp(st))
     }

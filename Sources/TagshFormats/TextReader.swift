@@ -76,7 +76,8 @@ struct TextReader {
             var at = (pos: 0, line: 1)
             if fileIndex == 0, options.readsInParallel, !options.skipBad, b.count >= TextReader.parallelThreshold,
                let split = TextReader.splitPoint(b) {
-                reserve(split / 120)
+                // Room for the whole file's rows: the second half's are appended without growing the arrays.
+                reserve(b.count / 110)
                 at = try readInHalves(b, split: split, path: path)
             }
             _ = try readBlocks(b, from: at.pos, line: at.line, limit: b.count, fileIndex: fileIndex, path: path)
@@ -662,7 +663,7 @@ private final class TextHalf: @unchecked Sendable {
 
     func run() {
         reader.layout.files = []
-        reader.reserve((bytes.count - start) / 120)
+        reader.reserve((bytes.count - start) / 110)
         do throws(Diagnostic) {
             let r = try reader.readBlocks(bytes, from: start, line: 1, limit: bytes.count, fileIndex: 0, path: path, stopsAtState: true)
             end = (r.pos, r.line)
