@@ -51,18 +51,53 @@ public enum TagName {
 public struct TagSetTable: Sendable {
     /// Tag ids per set; set 0 is the empty set.
     public private(set) var sets: [[UInt32]] = [[]]
-    private var index: [[UInt32]: UInt32] = [[]: 0]
+    /// Open addressing on the sets' hashes: slot → set id + 1 (0 = empty). Not a `Dictionary` keyed by
+    /// arrays: a CSV export with a million distinct tag sets spent a fifth of its reading hashing them.
+    private var slots: [UInt32] = Array(repeating: 0, count: 64)
+    private var hashes: [UInt64] = [TagSetTable.hash([])]
 
-    public init() {}
+    public init() {
+        slots[Int(truncatingIfNeeded: hashes[0]) & 63] = 1
+    }
 
     public var count: Int { sets.count }
     public subscript(id: UInt32) -> [UInt32] { sets[Int(id)] }
 
     public mutating func intern(_ tags: [UInt32]) -> UInt32 {
-        if let id = index[tags] { return id }
+        let h = TagSetTable.hash(tags)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while slots[slot] != 0 {
+            let id = Int(slots[slot] - 1)
+            if hashes[id] == h && sets[id] == tags { return UInt32(id) }
+            slot = (slot + 1) & mask
+        }
         let id = UInt32(sets.count)
         sets.append(tags)
-        index[tags] = id
+        hashes.append(h)
+        slots[slot] = id + 1
+        if sets.count * 2 > slots.count { grow() }
         return id
+    }
+
+    private mutating func grow() {
+        var newSlots = [UInt32](repeating: 0, count: slots.count * 2)
+        let mask = newSlots.count - 1
+        for id in hashes.indices {
+            var slot = Int(truncatingIfNeeded: hashes[id]) & mask
+            while newSlots[slot] != 0 { slot = (slot + 1) & mask }
+            newSlots[slot] = UInt32(id + 1)
+        }
+        slots = newSlots
+    }
+
+    /// The ids multiplied in, in order, then mixed.
+    static func hash(_ tags: [UInt32]) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(tags.count)
+        for t in tags { h = (h ^ UInt64(t)) &* 0x100_0000_01B3 ^ (h >> 29) }
+        h ^= h >> 33
+        h = h &* 0xff51afd7ed558ccd
+        h ^= h >> 33
+        return h
     }
 }
