@@ -1,4 +1,3 @@
-import Dispatch
 import TagshModel
 
 /// The record loop of `CSVReader`: what it keeps from record to record, a
@@ -64,18 +63,16 @@ extension CSVReader {
         st.reserve((n - start.pos) / 60)
         if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold,
            let split = lineStart(after: start.pos + (n - start.pos) / 2) {
-            let second = SecondHalf(reader: self, state: RecordState(dateFormat: st.dateFormat, dateOrderSettled: st.dateOrderSettled),
-                                    scanner: Scanner(bytes: bytes, pos: split, line: 0, delimiter: start.delimiter), context: cx)
-            let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) { second.run() }
             let initialFormat = st.dateFormat
-            do {
-                try parseRecords(&st, &scanner, limit: split, cx)
-            } catch {
-                group.wait()
-                throw error
-            }
-            group.wait()
+            let secondStart = RecordState(dateFormat: st.dateFormat, dateOrderSettled: st.dateOrderSettled)
+            let secondScanner = Scanner(bytes: bytes, pos: split, line: 0, delimiter: start.delimiter)
+            let (_, second) = try Parallel.alongside({ () -> (state: RecordState, failed: Diagnostic?) in
+                var state = secondStart
+                var scanner = secondScanner
+                state.reserve((n - split) / 60)
+                do throws(Diagnostic) { try parseRecords(&state, &scanner, limit: n, cx) } catch { return (state, error) }
+                return (state, nil)
+            }, { () throws(Diagnostic) in try parseRecords(&st, &scanner, limit: split, cx) })
             if second.failed == nil, scanner.pos == split, st.footer == nil, second.state.leadingLines.isEmpty,
                st.dateFormat == initialFormat, second.state.dateFormat == initialFormat {
                 merge(second.state, into: &st, lineOffset: scanner.line)
@@ -380,26 +377,5 @@ extension CSVReader {
             }
 
         }
-    }
-}
-
-/// The second half of a file read on another thread; nothing else touches it until the thread is waited for.
-private final class SecondHalf: @unchecked Sendable {
-    let reader: CSVReader
-    var state: CSVReader.RecordState
-    var scanner: CSVReader.Scanner
-    let context: CSVReader.RecordContext
-    var failed: Diagnostic?
-
-    init(reader: CSVReader, state: CSVReader.RecordState, scanner: CSVReader.Scanner, context: CSVReader.RecordContext) {
-        self.reader = reader
-        self.state = state
-        self.scanner = scanner
-        self.context = context
-    }
-
-    func run() {
-        state.reserve((reader.bytes.count - scanner.pos) / 60)
-        do throws(Diagnostic) { try reader.parseRecords(&state, &scanner, limit: reader.bytes.count, context) } catch { failed = error }
     }
 }

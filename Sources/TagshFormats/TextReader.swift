@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import TagshModel
 
 /// Reads journals and beancount files in one pass over the bytes.
@@ -90,17 +89,17 @@ struct TextReader {
     /// half ended exactly at the split (no `comment` block ran over it) with no year, date format or pushed tag
     /// in force. Returns where reading goes on.
     mutating func readInHalves(_ b: UnsafeBufferPointer<UInt8>, split: Int, path: String) throws(Diagnostic) -> (pos: Int, line: Int) {
-        let second = TextHalf(reader: TextReader(dialect: dialect, options: options, load: load), bytes: b, from: split, path: path)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { second.run() }
-        let first: (pos: Int, line: Int, stopped: Bool)
-        do throws(Diagnostic) {
-            first = try readBlocks(b, from: 0, line: 1, limit: split, fileIndex: 0, path: path)
-        } catch {
-            group.wait()
-            throw error
-        }
-        group.wait()
+        let secondReader = TextReader(dialect: dialect, options: options, load: load)
+        let (first, second) = try Parallel.alongside({ () -> (reader: TextReader, end: (pos: Int, line: Int), failed: Diagnostic?) in
+            var reader = secondReader
+            reader.reserve((b.count - split) / 110)
+            do throws(Diagnostic) {
+                let end = try reader.readBlocks(b, from: split, line: 1, limit: b.count, fileIndex: 0, path: path, stopsAtState: true)
+                return (reader, (end.pos, end.line), nil)
+            } catch {
+                return (reader, (b.count, 1), error)
+            }
+        }, { () throws(Diagnostic) in try readBlocks(b, from: 0, line: 1, limit: split, fileIndex: 0, path: path) })
         guard first.pos == split, defaultYear == nil, inputDateFormat == nil, pushed.isEmpty else { return (first.pos, first.line) }
         if var error = second.failed {
             error.line = error.line.map { $0 + first.line - 1 }
@@ -642,33 +641,5 @@ struct TextReader {
         tags += info.tags
         if let i = info.intent { intent = i }
         if let n = info.note { note = n }
-    }
-}
-
-/// The second half of a main file read on another thread; nothing else touches it until the thread is waited for.
-private final class TextHalf: @unchecked Sendable {
-    var reader: TextReader
-    let bytes: UnsafeBufferPointer<UInt8>
-    let start: Int
-    let path: String
-    var end = (pos: 0, line: 1)
-    var failed: Diagnostic?
-
-    init(reader: TextReader, bytes: UnsafeBufferPointer<UInt8>, from start: Int, path: String) {
-        self.reader = reader
-        self.bytes = bytes
-        self.start = start
-        self.path = path
-    }
-
-    func run() {
-        reader.layout.files = []
-        reader.reserve((bytes.count - start) / 110)
-        do throws(Diagnostic) {
-            let r = try reader.readBlocks(bytes, from: start, line: 1, limit: bytes.count, fileIndex: 0, path: path, stopsAtState: true)
-            end = (r.pos, r.line)
-        } catch {
-            failed = error
-        }
     }
 }
