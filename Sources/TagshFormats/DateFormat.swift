@@ -57,9 +57,28 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .pattern(let p): return p.parse(f)
         case .ymd, .mdy, .dmy:
+            if self == .ymd, let day = DateFormat.isoDay(f) { return day }
             guard let t = DateTokens(f) else { return nil }
             return t.day(in: self)
         }
+    }
+
+    /// `YYYY-MM-DD` exactly, read without tokenizing (most files write every date so); nil for anything
+    /// else, which the general reading then decides.
+    @inline(__always)
+    static func isoDay(_ b: UnsafeBufferPointer<UInt8>) -> Day? {
+        guard b.count == 10, b[4] == 0x2D, b[7] == 0x2D else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var v = 0
+            for j in from..<(from + count) {
+                let c = b[j]
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                v = v * 10 + Int(c - 0x30)
+            }
+            return v
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2) else { return nil }
+        return Day(year: year, month: month, day: day)
     }
 
     /// Parses text (for tests and the prompt).

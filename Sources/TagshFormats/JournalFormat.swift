@@ -36,10 +36,10 @@ enum JournalFormat {
         return block
     }
 
-    /// The character offset of a header's `;`, if it has one.
-    static func commentStart(_ header: String) -> Int? {
-        if header.isASCII { return header.utf8.firstIndex(of: 0x3B).map { header.utf8.distance(from: header.utf8.startIndex, to: $0) } }
-        return header.firstIndex(of: ";").map { header.distance(from: header.startIndex, to: $0) }
+    /// The character offset of a line's first `;` (a header's comment, or a comment line's), if it has one.
+    static func commentStart(_ line: String) -> Int? {
+        if line.isASCII { return line.utf8.firstIndex(of: 0x3B).map { line.utf8.distance(from: line.utf8.startIndex, to: $0) } }
+        return line.firstIndex(of: ";").map { line.distance(from: line.startIndex, to: $0) }
     }
 
     /// The header's comment, the comment lines before the first posting, and

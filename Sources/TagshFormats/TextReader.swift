@@ -333,7 +333,7 @@ struct TextReader {
         var i = hs
         while i < he && b[i] != 0x20 && b[i] != 0x09 && b[i] != 0x3D && b[i] != 0x3B { i += 1 } // up to space, '=' or ';'
         guard let day = dialect == .journal ? (inputDateFormat.map { inputDate(b, hs, i, $0) } ?? journalDate(b, hs, i))
-                : (isoDate(b, hs, i) ?? DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i]))) else {
+                : DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i])) else {
             let header = String(decoding: UnsafeBufferPointer(rebasing: b[hs..<he]), as: UTF8.self)
             let dateText = String(header.prefix { $0 != " " && $0 != "\t" && $0 != "=" })
             throw Diagnostic("cannot read the date '\(dateText)' (use YYYY-MM-DD\(dialect == .journal ? ", or MM-DD after a year directive" : ""))", file: path, line: lineNumber, column: 1,
@@ -565,22 +565,6 @@ struct TextReader {
         guard raw != 0, names.count == commentInfo[raw].tags.count else { return ledger.internTagSet(names) }
         if commentTagSet[raw] == 0 { commentTagSet[raw] = ledger.internTagSet(names) }
         return commentTagSet[raw]
-    }
-
-    /// `YYYY-MM-DD` exactly, read without the general date parser (beancount writes every date so); nil otherwise.
-    func isoDate(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Day? {
-        guard e - s == 10, b[s + 4] == 0x2D, b[s + 7] == 0x2D else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            var v = 0
-            for j in from..<(from + count) {
-                let c = b[s + j]
-                guard c >= 0x30 && c <= 0x39 else { return nil }
-                v = v * 10 + Int(c - 0x30)
-            }
-            return v
-        }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2) else { return nil }
-        return Day(year: year, month: month, day: day)
     }
 
     /// A date written as an `--input-date-format` line says (the year of a `year` directive added when it has none).

@@ -242,10 +242,8 @@ enum JournalWriter {
             found += CommentTags.find(in: String(lines[0].dropFirst(c + 1)), offset: c + 1).map { (0, $0) }
         }
         for i in block.commentLines {
-            let l = lines[i]
-            if let c = l.firstIndex(of: ";") {
-                let off = l.distance(from: l.startIndex, to: c)
-                found += CommentTags.find(in: String(l[l.index(after: c)...]), offset: off + 1).map { (i, $0) }
+            if let off = JournalFormat.commentStart(lines[i]) {
+                found += CommentTags.find(in: String(lines[i].dropFirst(off + 1)), offset: off + 1).map { (i, $0) }
             }
         }
         func key(_ name: String, _ value: String) -> String { (name + ":" + value).lowercased() }
