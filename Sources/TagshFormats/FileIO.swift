@@ -99,7 +99,9 @@ public enum FileIO {
         // while it is read is read on in chunks.
         let expected = Int(st.st_size)
         var failed: Int32 = 0
-        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+        // With room to grow by a sixteenth: a save edits the bytes in place (`ByteSplice.apply`), and room the
+        // edits do not use is never touched, so it costs address space, not memory.
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected + expected / 16 + 4096) { buffer, count in
             count = 0
             while count < expected {
                 let n = Glibc.read(fd, buffer.baseAddress! + count, expected - count)
@@ -162,6 +164,12 @@ public enum FileIO {
     /// Writes `bytes` to a new temporary file beside `path` (same folder, so a rename can replace it),
     /// with `path`'s mode, and syncs it to disk; returns the temporary's path. Nothing is left behind on failure.
     public static func writeTemporary(_ bytes: [UInt8], for path: String, mode: UInt32? = nil) throws(FileError) -> String {
+        try writeTemporary(ByteSplice(bytes), for: path, mode: mode)
+    }
+
+    /// Writes a splice's new bytes (the old bytes' runs and the edits, part by part) to a temporary beside `path`,
+    /// as `writeTemporary(_:for:mode:)` does; the new file is never built in memory.
+    public static func writeTemporary(_ content: ByteSplice, for path: String, mode: UInt32? = nil) throws(FileError) -> String {
         let target = resolvingLinks(path)
         // A device, a pipe or a socket is never replaced by a file (`> /dev/null` once replaced /dev/null).
         if let existing = stamp(of: target), existing.mode & 0o170000 != 0o100000 {
@@ -177,27 +185,73 @@ public enum FileIO {
         defer {
             if !ok { unlink(tmpPath) }
         }
-        let faultAt = faultLimit(for: target)
         defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            if let faultAt, written >= faultAt {
-                errno = EIO
-                throw FileError.fromErrno(path, writing: true)
-            }
-            let chunk = faultAt.map { min(bytes.count - written, max(1, $0 - written)) } ?? (bytes.count - written)
-            let n = bytes.withUnsafeBytes { $0.baseAddress.map { write(fd, $0 + written, chunk) } ?? -1 }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError.fromErrno(path, writing: true)
-            }
-            written += n
-        }
+        var output = Output(fd: fd, path: path, faultAt: faultLimit(for: target))
+        // Short parts (the edits, and the old bytes between close edits) are gathered into one buffer; long runs
+        // of old bytes go to the kernel as they are.
+        try content.forEachPart { (part: UnsafeBufferPointer<UInt8>) throws(FileError) in try output.put(part) }
+        try output.flush()
         let existingMode = mode ?? stamp(of: target).map { $0.mode & 0o7777 } ?? 0o644
         if fchmod(fd, mode_t(existingMode)) != 0 { throw FileError.fromErrno(path, writing: true) }
         if fsync(fd) != 0 { throw FileError.fromErrno(path, writing: true) }
         ok = true
         return tmpPath
+    }
+
+    /// A file being written: short parts are gathered, long ones written straight through.
+    private struct Output {
+        let fd: Int32
+        let path: String
+        /// Fault injection: the write fails with EIO once this many bytes are written.
+        let faultAt: Int?
+        var written = 0
+        var pending: [UInt8] = []
+        static let gather = 1 << 20
+
+        init(fd: Int32, path: String, faultAt: Int?) {
+            self.fd = fd
+            self.path = path
+            self.faultAt = faultAt
+            pending.reserveCapacity(Output.gather)
+        }
+
+        mutating func put(_ part: UnsafeBufferPointer<UInt8>) throws(FileError) {
+            if part.count >= Output.gather / 4 {
+                try flush()
+                written = try write(part, at: written)
+            } else {
+                if pending.count + part.count > Output.gather { try flush() }
+                pending.append(contentsOf: part)
+            }
+        }
+
+        mutating func flush() throws(FileError) {
+            guard !pending.isEmpty else { return }
+            let at = written
+            written = try pending.withUnsafeBufferPointer { p throws(FileError) in try write(p, at: at) }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes `part` after `written` bytes; returns how many are written then.
+        private func write(_ part: UnsafeBufferPointer<UInt8>, at start: Int) throws(FileError) -> Int {
+            var written = start
+            var done = 0
+            while done < part.count {
+                if let faultAt, written >= faultAt {
+                    errno = EIO
+                    throw FileError.fromErrno(path, writing: true)
+                }
+                let chunk = faultAt.map { min(part.count - done, max(1, $0 - written)) } ?? (part.count - done)
+                let n = Glibc.write(fd, part.baseAddress! + done, chunk)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileError.fromErrno(path, writing: true)
+                }
+                done += n
+                written += n
+            }
+            return written
+        }
     }
 
     /// Renames a temporary written by `writeTemporary` over `path`, then syncs the folder.

@@ -24,9 +24,9 @@ public protocol FormatHandler: Sendable {
     func sniff(_ lines: [Substring]) -> Bool
     func read(_ bytes: [UInt8], path: String, stamp: FileStamp?, options: ReadOptions,
               load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) throws(Diagnostic) -> LoadedLedger
-    /// The files to write with these rows changed, and the document once they are written (nil: read it back).
+    /// The files to write with these rows changed, and how the document changes once they are written.
     func render(_ document: LedgerDocument, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>?) throws(Diagnostic)
-        -> (outputs: [LedgerDocument.Output], next: LedgerDocument?)
+        -> LedgerDocument.Rendered
     /// Why the file cannot hold a change (checked when the command runs), or nil.
     func refusal(_ document: LedgerDocument, changes: ChangeSet, in ledger: Ledger) -> String?
 }
@@ -60,14 +60,14 @@ struct CSVHandler: FormatHandler {
     }
 
     func render(_ document: LedgerDocument, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>?) throws(Diagnostic)
-        -> (outputs: [LedgerDocument.Output], next: LedgerDocument?)
+        -> LedgerDocument.Rendered
     {
-        guard case .csv(let csv) = document.layout else { return ([], nil) }
+        guard case .csv(let csv) = document.layout else { return .init(outputs: [.init(path: nil, bytes: document.bytes)], next: .document(document)) }
         // When the header changes (added columns) the document is read back after the save; otherwise the
         // records' offsets are shifted by the edits.
         let (bytes, next) = try CSVWriter.renderWithLayout(document.bytes, layout: csv, ledger: ledger, changedRows: changedRows)
-        return ([LedgerDocument.Output(path: nil, bytes: bytes)],
-                next.map { LedgerDocument(format: .csv, bytes: bytes, layout: .csv($0)) })
+        return .init(outputs: [LedgerDocument.Output(path: nil, bytes: bytes)],
+                     next: next.map { .document(LedgerDocument(format: .csv, bytes: bytes, layout: .csv($0))) } ?? .readBack)
     }
 }
 
@@ -78,13 +78,11 @@ extension TextFormatHandler {
     var abilities: FormatAbilities { .all }
 
     func render(_ document: LedgerDocument, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>?) throws(Diagnostic)
-        -> (outputs: [LedgerDocument.Output], next: LedgerDocument?)
+        -> LedgerDocument.Rendered
     {
-        guard case .text(let text) = document.layout else { return ([], nil) }
-        let (outputs, nextLayout) = try TextWriter.renderWithLayout(text, ledger: ledger, changedRows: changedRows,
-                                                                    categoryChanged: categoryChanged)
-        let main = outputs.first { $0.path == nil }?.bytes ?? document.bytes
-        return (outputs, LedgerDocument(format: format, bytes: main, layout: .text(nextLayout)))
+        guard case .text(let text) = document.layout else { return .init(outputs: [.init(path: nil, bytes: document.bytes)], next: .document(document)) }
+        let (outputs, changes) = try TextWriter.render(text, ledger: ledger, changedRows: changedRows, categoryChanged: categoryChanged)
+        return .init(outputs: outputs, next: .text(changes))
     }
 }
 

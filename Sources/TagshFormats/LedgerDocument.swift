@@ -136,10 +136,66 @@ public struct LedgerDocument: Sendable {
         FormatHandlers.handler(for: format)?.refusal(self, changes: changes, in: ledger)
     }
 
-    /// A file to write: its path (nil for the main file) and new bytes.
+    /// A file to write: its path (nil for the main file) and its new bytes, as a splice of its old ones.
     public struct Output: Sendable {
         public var path: String?
-        public var bytes: [UInt8]
+        public var content: ByteSplice
+        /// The new bytes, built in a new array (a save writes `content` part by part instead).
+        public var bytes: [UInt8] { content.bytes }
+
+        public init(path: String?, content: ByteSplice) {
+            self.path = path
+            self.content = content
+        }
+
+        public init(path: String?, bytes: [UInt8]) { self.init(path: path, content: ByteSplice(bytes)) }
+    }
+
+    /// What a save of a document writes, and how the document changes once it is written.
+    public struct Rendered: Sendable {
+        enum Next: Sendable {
+            /// The file must be read back (a CSV file whose header changed).
+            case readBack
+            case document(LedgerDocument)
+            /// A journal's or beancount file's edits, made to the rendered document's own bytes and layout.
+            case text(TextWriter.Changes)
+        }
+
+        /// The main file first, then the included files that changed.
+        public private(set) var outputs: [Output]
+        var next: Next
+
+        public var main: ByteSplice { outputs[0].content }
+        public var included: [Output] { Array(outputs.dropFirst()) }
+        /// Whether the document after the save is known without reading the file back.
+        public var knowsNext: Bool {
+            if case .readBack = next { return false }
+            return true
+        }
+
+        /// The document once the outputs are written, made from `old`, the document this was rendered from
+        /// (left empty). Its bytes and row offsets are edited in place, not copied, when nothing else holds them:
+        /// the outputs are let go first. Nil when the file must be read back.
+        public mutating func nextDocument(from old: inout LedgerDocument) -> LedgerDocument? {
+            outputs = []
+            switch next {
+            case .readBack: return nil
+            case .document(let document): return document
+            case .text(let changes):
+                var taken = LedgerDocument.empty(old.format)
+                swap(&taken, &old)
+                guard case .text(var layout) = taken.layout else { return nil }
+                // The document's own hold on its bytes and layout goes, so they are edited where they are.
+                taken = .empty(taken.format)
+                TextWriter.apply(changes, to: &layout)
+                return LedgerDocument(format: old.format, bytes: layout.files.first?.bytes ?? [], layout: .text(layout))
+            }
+        }
+    }
+
+    /// A document of no file and no bytes (what `Rendered.nextDocument` leaves behind).
+    public static func empty(_ format: LedgerFormat) -> LedgerDocument {
+        LedgerDocument(format: format, bytes: [], layout: .text(TextLayout(dialect: .journal, files: [])))
     }
 
     /// The files with the ledger's current state written in: the main file
@@ -149,14 +205,15 @@ public struct LedgerDocument: Sendable {
         try renderForSave(ledger, changedRows: changedRows).outputs
     }
 
-    /// The files to write, and the document as it will be once they are written
-    /// (nil when it must be read back: CSV, whose header can change).
+    /// The files to write, and how the document changes once they are written.
     /// `categoryChanged` names the rows whose category may differ from the
     /// file (nil: any); the others skip re-reading their postings.
     public func renderForSave(_ ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>? = nil) throws(Diagnostic)
-        -> (outputs: [Output], next: LedgerDocument?)
+        -> Rendered
     {
-        guard let handler = FormatHandlers.handler(for: format) else { return ([Output(path: nil, bytes: bytes)], self) }
+        guard let handler = FormatHandlers.handler(for: format) else {
+            return Rendered(outputs: [Output(path: nil, bytes: bytes)], next: .document(self))
+        }
         return try handler.render(self, ledger: ledger, changedRows: changedRows, categoryChanged: categoryChanged)
     }
 

@@ -3,22 +3,24 @@ import TagshModel
 /// Writes changed transactions back into journal and beancount files: each
 /// changed block is re-read and edited minimally; every other byte is copied.
 enum TextWriter {
-    static func render(_ layout: TextLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [LedgerDocument.Output] {
-        try renderWithLayout(layout, ledger: ledger, changedRows: changedRows).outputs
+    /// What a save changes in a text ledger's files: each file's edits, and what its layout learns.
+    struct Changes: Sendable {
+        /// By file (0 is the main file); each file's edits in row order, the main file's new declarations last.
+        var edits: [Int32: [ByteSplice.Edit]] = [:]
+        var newAccounts: [String] = []
+        /// Where new declarations go once the edits are made (before them when there are no new accounts).
+        var declarationInsertAt = 0
     }
 
-    /// The files to write, and the layout of the files once written (offsets
-    /// shifted by the edits), so a save need not read the files again.
-    static func renderWithLayout(_ layout: TextLayout, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>? = nil)
-        throws(Diagnostic) -> (outputs: [LedgerDocument.Output], next: TextLayout)
+    /// The files to write (the main file first, then each changed included file), as splices of their bytes.
+    static func render(_ layout: TextLayout, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>? = nil)
+        throws(Diagnostic) -> (outputs: [LedgerDocument.Output], changes: Changes)
     {
-        var next = layout
-        var editsByFile: [Int32: [(start: Int, end: Int, bytes: [UInt8])]] = [:]
+        var changes = Changes()
         var byFile: [Int32: [Int]] = [:]
         for row in changedRows { byFile[layout.rowFile[row], default: []].append(row) }
-        var newAccounts: [String] = []
         var outputs: [LedgerDocument.Output] = []
-        var mainEdits: [(start: Int, end: Int, bytes: [UInt8])] = []
+        var mainEdits: [ByteSplice.Edit] = []
         for fileIndex in byFile.keys.sorted() {
             let file = layout.files[Int(fileIndex)]
             // Each block is rewritten on its own, so the rows are rewritten in two halves at once; the halves are
@@ -27,28 +29,28 @@ enum TextWriter {
             let halves = Parallel.halves(rows.count, threshold: 2_000) { range in
                 rewrite(rows[range], file: file, layout: layout, ledger: ledger, categoryChanged: categoryChanged)
             }
-            var edits: [(start: Int, end: Int, bytes: [UInt8])] = []
+            var edits: [ByteSplice.Edit] = []
             for half in halves {
                 let (halfEdits, accounts) = try half.get()
                 edits += halfEdits
-                for a in accounts where !layout.declaredAccounts.contains(a) && !newAccounts.contains(a) { newAccounts.append(a) }
+                for a in accounts where !layout.declaredAccounts.contains(a) && !changes.newAccounts.contains(a) {
+                    changes.newAccounts.append(a)
+                }
             }
-            editsByFile[fileIndex] = edits
+            changes.edits[fileIndex] = edits
             if fileIndex == 0 { mainEdits = edits } else {
-                let bytes = splice(file.bytes, edits)
-                outputs.append(LedgerDocument.Output(path: file.path, bytes: bytes))
-                next.files[Int(fileIndex)].bytes = bytes
+                outputs.append(LedgerDocument.Output(path: file.path, content: ByteSplice(file.bytes, edits: edits)))
             }
         }
-        if !newAccounts.isEmpty {
+        if !changes.newAccounts.isEmpty {
             let eol = String(decoding: layout.lineEnding, as: UTF8.self)
             let declarations: String
             switch layout.dialect {
-            case .journal: declarations = newAccounts.map { "account \($0)" + eol }.joined()
+            case .journal: declarations = changes.newAccounts.map { "account \($0)" + eol }.joined()
             case .beancount:
                 // Dated on or before the first transaction, so every use comes after it.
                 let first = ledger.days.min().map { Day(daysSinceEpoch: $0).description } ?? "1970-01-01"
-                declarations = newAccounts.map { "\(first) open \($0)" + eol }.joined()
+                declarations = changes.newAccounts.map { "\(first) open \($0)" + eol }.joined()
             }
             var at = layout.declarationInsertAt
             let main = layout.files[0].bytes
@@ -56,46 +58,55 @@ enum TextWriter {
             var text = declarations
             if at > 0 && main[at - 1] != 0x0A { text = eol + text }
             if at > main.count { at = main.count }
+            changes.declarationInsertAt = shifted(at, by: mainEdits) + text.utf8.count
             mainEdits.append((at, at, Array(text.utf8)))
-            next.declaredAccounts.formUnion(newAccounts)
-            next.declarationInsertAt = at + text.utf8.count
+        } else {
+            changes.declarationInsertAt = shifted(layout.declarationInsertAt, by: mainEdits)
         }
-        editsByFile[0] = mainEdits
-        let mainBytes = splice(layout.files[0].bytes, mainEdits)
-        outputs.insert(LedgerDocument.Output(path: nil, bytes: mainBytes), at: 0)
-        next.files[0].bytes = mainBytes
-        if newAccounts.isEmpty { next.declarationInsertAt = shifted(layout.declarationInsertAt, by: mainEdits) }
-        // Shift every row's block by the edits before it; an edited block takes its new length.
-        for (fileIndex, edits) in editsByFile where !edits.isEmpty {
-            let sorted = edits.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        changes.edits[0] = mainEdits
+        outputs.insert(LedgerDocument.Output(path: nil, content: ByteSplice(layout.files[0].bytes, edits: mainEdits)), at: 0)
+        return (outputs, changes)
+    }
+
+    /// Makes a save's changes to the layout it was rendered from: each file's bytes are edited in place and
+    /// every row's block is shifted by the edits before it (an edited block takes its new length), so a save
+    /// need not read the files again, nor copy them.
+    static func apply(_ changes: Changes, to layout: inout TextLayout) {
+        for (fileIndex, unsorted) in changes.edits where !unsorted.isEmpty {
+            let edits = ByteSplice(layout.files[Int(fileIndex)].bytes, edits: unsorted).edits
+            var bytes = layout.files[Int(fileIndex)].bytes
+            layout.files[Int(fileIndex)].bytes = []
+            ByteSplice.apply(edits, to: &bytes)
+            layout.files[Int(fileIndex)].bytes = bytes
             var k = 0
             var delta = 0
             for row in 0..<layout.rowFile.count where layout.rowFile[row] == fileIndex {
-                let start = layout.rowStart[row]
-                while k < sorted.count && (sorted[k].end < start || (sorted[k].end == start && sorted[k].start < start)
-                                           || (sorted[k].start == sorted[k].end && sorted[k].start <= start)) {
-                    delta += sorted[k].bytes.count - (sorted[k].end - sorted[k].start)
+                let start = layout.rowStart[row], end = layout.rowEnd[row]
+                while k < edits.count && (edits[k].end < start || (edits[k].end == start && edits[k].start < start)
+                                          || (edits[k].start == edits[k].end && edits[k].start <= start)) {
+                    delta += edits[k].bytes.count - (edits[k].end - edits[k].start)
                     k += 1
                 }
-                if k < sorted.count && sorted[k].start == start && sorted[k].end == layout.rowEnd[row] {
-                    next.rowStart[row] = start + delta
-                    next.rowEnd[row] = start + delta + sorted[k].bytes.count
-                    delta += sorted[k].bytes.count - (sorted[k].end - sorted[k].start)
+                if k < edits.count && edits[k].start == start && edits[k].end == end {
+                    layout.rowStart[row] = start + delta
+                    layout.rowEnd[row] = start + delta + edits[k].bytes.count
+                    delta += edits[k].bytes.count - (edits[k].end - edits[k].start)
                     k += 1
                 } else {
-                    next.rowStart[row] = start + delta
-                    next.rowEnd[row] = layout.rowEnd[row] + delta
+                    layout.rowStart[row] = start + delta
+                    layout.rowEnd[row] = end + delta
                 }
             }
         }
-        return (outputs, next)
+        layout.declaredAccounts.formUnion(changes.newAccounts)
+        layout.declarationInsertAt = changes.declarationInsertAt
     }
 
     /// The new bytes of each row's block, in row order, and the accounts their categories now name.
     static func rewrite(_ rows: ArraySlice<Int>, file: TextFile, layout: TextLayout, ledger: Ledger, categoryChanged: Set<Int>?)
-        -> Result<(edits: [(start: Int, end: Int, bytes: [UInt8])], accounts: [String]), Diagnostic>
+        -> Result<(edits: [ByteSplice.Edit], accounts: [String]), Diagnostic>
     {
-        var edits: [(start: Int, end: Int, bytes: [UInt8])] = []
+        var edits: [ByteSplice.Edit] = []
         var accounts: [String] = []
         for row in rows {
             let start = layout.rowStart[row], end = layout.rowEnd[row]
@@ -128,41 +139,10 @@ enum TextWriter {
         return .success((edits, accounts))
     }
 
-    static func shifted(_ offset: Int, by edits: [(start: Int, end: Int, bytes: [UInt8])]) -> Int {
+    static func shifted(_ offset: Int, by edits: [ByteSplice.Edit]) -> Int {
         var o = offset
         for e in edits where e.end <= offset { o += e.bytes.count - (e.end - e.start) }
         return o
-    }
-
-    static func splice(_ bytes: [UInt8], _ edits: [(start: Int, end: Int, bytes: [UInt8])]) -> [UInt8] {
-        let sorted = edits.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) })
-        // The exact size first: growing a 100 MB array as it fills copies it again.
-        var size = 0
-        var copied = 0
-        for e in sorted {
-            if e.start > copied { size += e.start - copied }
-            size += e.bytes.count
-            copied = max(copied, e.end)
-        }
-        if copied < bytes.count { size += bytes.count - copied }
-        return bytes.withUnsafeBufferPointer { source in
-            [UInt8](unsafeUninitializedCapacity: size) { out, count in
-                var at = 0
-                func put(_ part: UnsafeBufferPointer<UInt8>) {
-                    guard let base = part.baseAddress, !part.isEmpty else { return }
-                    (out.baseAddress! + at).initialize(from: base, count: part.count)
-                    at += part.count
-                }
-                var copied = 0
-                for e in sorted {
-                    if e.start > copied { put(UnsafeBufferPointer(rebasing: source[copied..<e.start])) }
-                    e.bytes.withUnsafeBufferPointer { put($0) }
-                    copied = max(copied, e.end)
-                }
-                if copied < source.count { put(UnsafeBufferPointer(rebasing: source[copied...])) }
-                count = at
-            }
-        }
     }
 
     /// Sets a block's category: rewrites its single expense or income

@@ -106,7 +106,20 @@ enum HistoryFile {
 
     /// The history file's text for `steps`, which lead to a file with `fingerprint`.
     static func render(_ steps: ArraySlice<Session.Step>, ledger: Ledger, fingerprint: String) -> String {
-        var out = [magic, "F\t" + fingerprint]
+        String(decoding: renderBytes(steps, ledger: ledger, fingerprint: fingerprint), as: UTF8.self)
+    }
+
+    /// `render`'s text as UTF-8 bytes, built as bytes: a step that tags 100,000 rows is 100,000 lines, and
+    /// building each as a String took a tenth of a second.
+    static func renderBytes(_ steps: ArraySlice<Session.Step>, ledger: Ledger, fingerprint: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + steps.reduce(0) { $0 + 24 * $1.changes.count })
+        func line(_ text: String) {
+            out.append(contentsOf: text.utf8)
+            out.append(0x0A)
+        }
+        line(magic)
+        line("F\t" + fingerprint)
         // Category ids are the session's own; name them as they are now (or mark them gone).
         var referenced = Set<UInt32>()
         for step in steps {
@@ -118,40 +131,65 @@ enum HistoryFile {
         referenced.remove(0)
         for id in referenced.sorted() {
             let c = ledger.categories[id]
-            out.append("C\t\(id)\t" + (c.isDeleted ? "D\t" : "L\t") + escape(c.name))
+            line("C\t\(id)\t" + (c.isDeleted ? "D\t" : "L\t") + escape(c.name))
+        }
+        func decimal(_ value: Int) {
+            if value < 0 { out.append(0x2D) }
+            var v = value.magnitude
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                          UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var n = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                repeat {
+                    d[n] = 0x30 + UInt8(v % 10)
+                    v /= 10
+                    n += 1
+                } while v > 0
+                for k in stride(from: n - 1, through: 0, by: -1) { out.append(d[k]) }
+            }
         }
         // A step that tags 100,000 rows names the same few tag sets 200,000 times: each is spelled once.
-        var tagSetText: [UInt32: String] = [:]
+        var tagSetText: [UInt32: [UInt8]] = [:]
         for step in steps {
-            out.append("S\t\(step.time)\t" + [step.command, step.replay, step.summary].map(escape).joined(separator: "\t"))
+            line("S\t\(step.time)\t" + [step.command, step.replay, step.summary].map(escape).joined(separator: "\t"))
             let c = step.changes
             for i in 0..<c.count {
                 let field = c.fields[i]
-                func value(_ v: UInt32) -> String {
+                func value(_ v: UInt32) {
                     switch field {
-                    case .intent, .category: return String(v)
+                    case .intent, .category: decimal(Int(v))
                     case .tags:
-                        if let known = tagSetText[v] { return known }
-                        let text = escape(ledger.tagSets[v].map { ledger.tags[$0] }.joined(separator: String(tagSeparator)))
+                        if let known = tagSetText[v] { out.append(contentsOf: known); return }
+                        let text = Array(escape(ledger.tagSets[v].map { ledger.tags[$0] }.joined(separator: String(tagSeparator))).utf8)
                         tagSetText[v] = text
-                        return text
-                    case .note: return v == 0 ? "" : escape(ledger.notes[v])
+                        out.append(contentsOf: text)
+                    case .note: if v != 0 { out.append(contentsOf: escape(ledger.notes[v]).utf8) }
                     }
                 }
-                out.append("R\t\(c.rows[i])\t\(field.rawValue)\t" + value(c.before[i]) + "\t" + value(c.after[i]))
+                out.append(0x52) // R
+                out.append(0x09)
+                decimal(Int(c.rows[i]))
+                out.append(0x09)
+                decimal(Int(field.rawValue))
+                out.append(0x09)
+                value(c.before[i])
+                out.append(0x09)
+                value(c.after[i])
+                out.append(0x0A)
             }
             for t in c.tableChanges {
                 if case .setCategory(let id, let before, let after) = t {
-                    out.append("T\t\(id)\t" + escape(encode(before)) + "\t" + escape(encode(after)))
+                    line("T\t\(id)\t" + escape(encode(before)) + "\t" + escape(encode(after)))
                 }
             }
             for r in step.rules {
-                out.append("U\t\(r.index)\t" + (r.before.map { "1" + escape($0.definition) } ?? "0") + "\t"
-                           + (r.after.map { "1" + escape($0.definition) } ?? "0"))
+                line("U\t\(r.index)\t" + (r.before.map { "1" + escape($0.definition) } ?? "0") + "\t"
+                     + (r.after.map { "1" + escape($0.definition) } ?? "0"))
             }
-            if let s = step.setting { out.append("V\t" + [s.name, s.before, s.after].map(escape).joined(separator: "\t")) }
+            if let s = step.setting { line("V\t" + [s.name, s.before, s.after].map(escape).joined(separator: "\t")) }
         }
-        return out.joined(separator: "\n") + "\n"
+        return out
     }
 
     enum Failure: Error { case unreadable, stale }
@@ -283,7 +321,7 @@ extension Session {
             unlink(historyPath)
             return
         }
-        let text = HistoryFile.render(steps[0..<position], ledger: ledger, fingerprint: fingerprint)
-        do throws(FileError) { try FileIO.writeAtomically(Array(text.utf8), to: historyPath) } catch { throw .file(error) }
+        let bytes = HistoryFile.renderBytes(steps[0..<position], ledger: ledger, fingerprint: fingerprint)
+        do throws(FileError) { try FileIO.writeAtomically(bytes, to: historyPath) } catch { throw .file(error) }
     }
 }

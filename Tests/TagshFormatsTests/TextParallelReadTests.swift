@@ -155,8 +155,12 @@ struct TextParallelWriteTests {
         // 1,000 rows at a time stays below the two-core threshold.
         for start in stride(from: 0, to: all.count, by: 1_000) {
             let rows = Array(all[start..<min(all.count, start + 1_000)])
-            let part = try loaded.document.renderForSave(ledger, changedRows: rows, categoryChanged: Set([10, 4_000]).intersection(rows))
-            loaded.document = try #require(part.next)
+            var part = try loaded.document.renderForSave(ledger, changedRows: rows, categoryChanged: Set([10, 4_000]).intersection(rows))
+            let written = part.main.bytes
+            let next = part.nextDocument(from: &loaded.document)
+            loaded.document = try #require(next)
+            // The document the save leaves describes the file it wrote.
+            #expect(loaded.document.bytes == written)
         }
         #expect(whole.outputs.count == 1)
         #expect(whole.outputs[0].bytes == loaded.document.bytes)

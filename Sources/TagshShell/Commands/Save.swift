@@ -26,9 +26,10 @@ extension Session {
     struct FileSave {
         var index: Int
         var target: String
-        var main: [UInt8]
-        var included: [LedgerDocument.Output]
-        var next: LedgerDocument?
+        /// What to write: the main file, then the included files that changed.
+        var rendered: LedgerDocument.Rendered
+        var main: ByteSplice { rendered.main }
+        var included: [LedgerDocument.Output] { rendered.included }
         /// The document the edits were made on (the file with its imported transactions appended).
         var base: LedgerDocument
         var addedColumns: [String]
@@ -74,15 +75,19 @@ extension Session {
         }
         try checkInterrupted() // Ctrl-C while rendering: nothing is written
         // With several files, only those that change are written (the others keep their inode and time).
-        let writing = plans.filter { p in
-            plans.count == 1 || force || !p.isOwnFile || p.main != files[p.index].document.bytes || !p.included.isEmpty
+        // (Indices, not copies: a copy of a plan would hold on to the bytes the save edits in place.)
+        let writing = plans.indices.filter { k in
+            let p = plans[k]
+            return plans.count == 1 || force || !p.isOwnFile || !p.included.isEmpty
+                || !(p.main.isUnchanged && p.main.base == files[p.index].document.bytes)
         }
         var temporaries: [(path: String, temporary: String, file: Int, isMain: Bool)] = []
         do throws(FileError) {
-            for plan in writing {
+            for k in writing {
+                let plan = plans[k]
                 for out in plan.included {
                     guard let p = out.path else { continue }
-                    temporaries.append((p, try FileIO.writeTemporary(out.bytes, for: p), plan.index, false))
+                    temporaries.append((p, try FileIO.writeTemporary(out.content, for: p), plan.index, false))
                 }
                 temporaries.append((plan.target, try FileIO.writeTemporary(plan.main, for: plan.target), plan.index, true))
             }
@@ -97,7 +102,7 @@ extension Session {
             // Each file keeps one .bak per session, made just before it is replaced.
             for t in temporaries {
                 if t.isMain {
-                    if writing.first(where: { $0.index == t.file })?.isOwnFile == true && !files[t.file].backedUp && FileIO.exists(t.path) {
+                    if writing.first(where: { plans[$0].index == t.file }).map { plans[$0].isOwnFile } == true && !files[t.file].backedUp && FileIO.exists(t.path) {
                         try FileIO.backUp(t.path)
                         files[t.file].backedUp = true
                     }
@@ -118,16 +123,26 @@ extension Session {
         // Saving to another file writes a copy; the open file stays as it was,
         // except for the demo, which has no file of its own and adopts this one.
         var adopting = false
-        for plan in plans where plan.isOwnFile || files[plan.index].path == nil {
-            var file = files[plan.index]
+        for k in plans.indices where plans[k].isOwnFile || files[plans[k].index].path == nil {
+            let i = plans[k].index
+            var next: LedgerDocument?
+            if plans[k].isOwnFile && plans[k].rendered.knowsNext {
+                // The layout follows the edits, made to the file's bytes where they are: nothing is read again, and
+                // nothing is copied, once the open document and the plan let go of the bytes.
+                var base = LedgerDocument.empty(plans[k].base.format)
+                swap(&base, &plans[k].base)
+                files[i].document = .empty(base.format)
+                next = plans[k].rendered.nextDocument(from: &base)
+            }
+            let plan = plans[k]
+            var file = files[i]
             let name = plan.target.split(separator: "/").last.map(String.init) ?? plan.target
             file.stamp = FileIO.stamp(of: FileIO.resolvingLinks(plan.target))
-            if let next = plan.next, plan.isOwnFile {
-                // Journals and beancount: the layout follows the edits; nothing is read again.
+            if let next {
                 file.document = next.restamped()
             } else {
                 do throws(Diagnostic) {
-                    file.document = try plan.base.reread(plan.main, fileName: plan.target, stamp: file.stamp, addedColumns: plan.addedColumns)
+                    file.document = try plan.base.reread(plan.main.bytes, fileName: plan.target, stamp: file.stamp, addedColumns: plan.addedColumns)
                 } catch {
                     throw .failed("saved \(plan.target), but could not read it back: \(error.message)")
                 }
@@ -166,7 +181,7 @@ extension Session {
         if plans.count == 1, let plan = plans.first {
             printer.note("saved \(TextSafety.sanitize(plan.target)) (\(plural(plan.changedCount, "changed transaction"))\(columnsNote(plan.addedColumns)))")
         } else {
-            let written = plans.filter { p in writing.contains { $0.index == p.index } }
+            let written = writing.map { plans[$0] }
             let names = written.map { "\(TextSafety.sanitize($0.target)) (\(plural($0.changedCount, "changed transaction"))\(columnsNote($0.addedColumns)))" }
             printer.note(names.isEmpty ? "nothing to save: no file changed" : "saved " + names.joined(separator: ", "))
         }
@@ -217,15 +232,14 @@ extension Session {
             local.sort()
         }
         let addedColumns = document.columnsAdded(sub, changedRows: local)
-        let outputs: [LedgerDocument.Output], next: LedgerDocument?
+        let rendered: LedgerDocument.Rendered
         do throws(Diagnostic) {
-            (outputs, next) = try document.renderForSave(sub, changedRows: local, categoryChanged: localCategory)
+            rendered = try document.renderForSave(sub, changedRows: local, categoryChanged: localCategory)
         } catch {
             throw .diagnostic(error)
         }
         let isOwnFile = f.path.map { FileIO.resolvingLinks($0) == FileIO.resolvingLinks(target) } ?? false
-        return FileSave(index: i, target: target, main: outputs.first { $0.path == nil }?.bytes ?? document.bytes,
-                        included: outputs.filter { $0.path != nil }, next: next, base: document, addedColumns: addedColumns,
+        return FileSave(index: i, target: target, rendered: rendered, base: document, addedColumns: addedColumns,
                         changedCount: local.count, isOwnFile: isOwnFile)
     }
 

@@ -1,0 +1,194 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import TagshModel
+@testable import TagshFormats
+
+/// A save writes a file's new bytes as a splice of its old ones (`ByteSplice`), then edits the old bytes and row
+/// offsets in place (`Rendered.nextDocument`). Every way of getting the new bytes must give the same bytes, and the
+/// document a save leaves must be the document reading the written file gives.
+struct SaveSpliceTests {
+    /// A small deterministic generator (the same cases on every run).
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    /// Random edits, none overlapping another: replacements, deletions, insertions (also at a replaced range's
+    /// start), at the very start and end of the file too.
+    static func randomEdits(count: Int, size: Int, rng: inout Generator) -> [ByteSplice.Edit] {
+        var edits: [ByteSplice.Edit] = []
+        var at = 0
+        while edits.count < count && at <= size {
+            let start = min(size, at + rng.next(4) * rng.next(40))
+            let end = min(size, start + [0, 0, 1, 7, 30][rng.next(5)])
+            let text = (0..<[0, 1, 5, 40, 200][rng.next(5)]).map { _ in UInt8(97 + rng.next(26)) }
+            if start == end && text.isEmpty { at = start + 1; continue }
+            if rng.next(3) == 0 && start < end { edits.append((start, start, [0x2B])) } // an insertion where a replacement starts
+            edits.append((start, end, text))
+            at = end + (start == end ? 1 : 0)
+        }
+        return edits
+    }
+
+    /// What the new bytes must be: the old ones with each edit made, by plain array surgery from the back.
+    static func expected(_ base: [UInt8], _ edits: [ByteSplice.Edit]) -> [UInt8] {
+        var out = base
+        for e in edits.reversed() { out.replaceSubrange(e.start..<e.end, with: e.bytes) }
+        return out
+    }
+
+    @Test func everyWayOfMakingTheNewBytesAgrees() {
+        var rng = Generator(state: 7)
+        for round in 0..<300 {
+            let size = [0, 1, 50, 1_000, 20_000][round % 5]
+            let base = (0..<size).map { _ in UInt8(65 + rng.next(26)) }
+            let edits = Self.randomEdits(count: [1, 3, 40, 400][rng.next(4)], size: size, rng: &rng)
+            let want = Self.expected(base, edits)
+            // Given in any order, the splice sorts them.
+            let splice = ByteSplice(base, edits: rng.next(2) == 0 ? edits : edits.reversed())
+            #expect(splice.count == want.count)
+            #expect(splice.bytes == want, "round \(round)")
+            var parts: [UInt8] = []
+            splice.forEachPart { (p: UnsafeBufferPointer<UInt8>) in
+                #expect(!p.isEmpty)
+                parts += p
+            }
+            #expect(parts == want, "round \(round)")
+            // In place, with room to grow and without; a shared array is copied, not changed under its other holder.
+            var roomy = base
+            roomy.reserveCapacity(base.count * 2 + 1_000)
+            ByteSplice.apply(splice.edits, to: &roomy)
+            #expect(roomy == want, "round \(round)")
+            var tight = base
+            let other = tight
+            ByteSplice.apply(splice.edits, to: &tight)
+            #expect(tight == want, "round \(round)")
+            #expect(other == base)
+        }
+    }
+
+    @Test func aSplicedWriteWritesTheNewBytes() throws {
+        let folder = "/tmp/tagsh-splice-\(getpid())"
+        FileIO.makeFolders(folder)
+        defer { _ = FileIO.glob(folder + "/*").map { unlink($0) }; rmdir(folder) }
+        var rng = Generator(state: 11)
+        // Long runs of old bytes go straight to the kernel, short parts are gathered: both, and many of each.
+        let base = (0..<3_000_000).map { _ in UInt8(65 + rng.next(26)) }
+        let edits = Self.randomEdits(count: 5_000, size: 1_500_000, rng: &rng) + [(2_900_000, 2_900_010, [0x2D])]
+        let splice = ByteSplice(base, edits: edits)
+        let path = folder + "/ledger.journal"
+        let temporary = try FileIO.writeTemporary(splice, for: path)
+        try FileIO.replace(path, with: temporary)
+        #expect(try FileIO.read(path).bytes == Self.expected(base, edits))
+        // A disk that fills up halfway: nothing is left behind.
+        FileIO.injectWriteFault(forPathContaining: "spliced", afterBytes: 2_000_000)
+        defer { FileIO.clearWriteFault(forPathContaining: "spliced") }
+        #expect(throws: FileError.self) { try FileIO.writeTemporary(splice, for: folder + "/spliced.journal") }
+        #expect(FileIO.glob(folder + "/.spliced*").isEmpty)
+    }
+
+    static let journal = """
+        account Assets:Checking
+        account Expenses:Food
+
+        2024-01-02 REWE ; trip:paris
+            Expenses:Food  12.50 EUR
+            Assets:Checking
+
+        include other.journal
+
+        2024-01-03 STARBUCKS
+            Expenses:Food  4.20 EUR
+            Assets:Checking
+
+        account Expenses:Late
+
+        2024-01-04 UBER
+            Expenses:Food  9.00 EUR
+            Assets:Checking
+
+        2024-01-05 LAST ; note: no newline at the end
+            Expenses:Food  1.00 EUR
+            Assets:Checking
+        """
+
+    static let beancount = """
+        2000-01-01 open Assets:Checking
+        2000-01-01 open Expenses:Food
+
+        2024-01-02 * "REWE" "" #paris
+          Expenses:Food  12.50 EUR
+          Assets:Checking  -12.50 EUR
+
+        2024-01-03 * "STARBUCKS" ""
+          Expenses:Food  4.20 EUR
+          Assets:Checking  -4.20 EUR
+
+        2024-01-04 * "UBER" ""
+          intent: "want"
+          Expenses:Food  9.00 EUR
+          Assets:Checking  -9.00 EUR
+        """
+
+    static let included: [UInt8] = Array("""
+        2024-01-10 INCLUDED
+            Expenses:Food  2.00 EUR
+            Assets:Checking
+
+        """.utf8)
+
+    static func read(_ bytes: [UInt8], _ format: LedgerFormat, included: [UInt8] = included) throws -> LoadedLedger {
+        try LedgerDocument.read(bytes, fileName: "/ledgers/main.\(format)", format: format, options: ReadOptions()) { path throws(FileError) in
+            guard path == "/ledgers/other.journal" else { throw FileError(path: path, kind: .notFound, whileWriting: false) }
+            return (included, FileStamp(device: 0, inode: 0, size: 0, modified: 0, modifiedNanos: 0, mode: 0o100644))
+        }
+    }
+
+    /// Three saves in one session, each changing other rows (tags, a note, a new category, the first and the last
+    /// row, the included file's row): after each, the document the save leaves is the one reading its files gives.
+    @Test(arguments: [LedgerFormat.journal, .beancount])
+    func theDocumentASaveLeavesIsTheFileItWrote(_ format: LedgerFormat) throws {
+        var loaded = try Self.read(Array((format == .journal ? Self.journal : Self.beancount).utf8), format)
+        var ledger = loaded.ledger
+        let last = ledger.count - 1
+        let steps: [(rows: [Int], change: (inout Ledger, Int) -> Void)] = [
+            ([0, last], { l, r in l.tagSet[r] = l.internTagSet(["coffee", "work"]) }),
+            ([1, 2], { l, r in l.category[r] = l.categories.intern(r == 1 ? "Fees" : "Late"); l.note[r] = l.notes.intern("paid") }),
+            ([0, 1, last], { l, r in l.tagSet[r] = 0; l.intent[r] = Intent.need.rawValue }),
+        ]
+        for (n, step) in steps.enumerated() {
+            for r in step.rows { step.change(&ledger, r) }
+            let changed = step.rows.filter { $0 < ledger.count }
+            var rendered = try loaded.document.renderForSave(ledger, changedRows: changed)
+            let main = rendered.main.bytes
+            let included = rendered.included.first?.bytes
+            let made = rendered.nextDocument(from: &loaded.document)
+            let next = try #require(made)
+            #expect(next.bytes == main, "save \(n + 1)")
+            let reread = try Self.read(main, format, included: included ?? (format == .journal ? Self.included : []))
+            guard case .text(let got) = next.layout, case .text(let want) = reread.document.layout else {
+                Issue.record("not a text layout")
+                return
+            }
+            #expect(got.files.map(\.bytes) == want.files.map(\.bytes), "save \(n + 1)")
+            #expect(got.rowFile == want.rowFile, "save \(n + 1)")
+            #expect(got.rowStart == want.rowStart, "save \(n + 1)")
+            #expect(got.rowEnd == want.rowEnd, "save \(n + 1)")
+            #expect(got.declaredAccounts == want.declaredAccounts, "save \(n + 1)")
+            #expect(got.declarationInsertAt == want.declarationInsertAt, "save \(n + 1)")
+            // The saved file reads back as the ledger that was saved.
+            for r in 0..<ledger.count {
+                #expect(reread.ledger.tagNames(r) == ledger.tagNames(r), "save \(n + 1), row \(r + 1)")
+                #expect(reread.ledger.category[r] == 0 ? ledger.category[r] == 0
+                        : reread.ledger.categories[reread.ledger.category[r]].name == ledger.categories[ledger.category[r]].name,
+                        "save \(n + 1), row \(r + 1)")
+            }
+            loaded.document = next
+        }
+    }
+}
