@@ -108,10 +108,12 @@ public struct CSVReader {
     public static func read(_ bytes: [UInt8], fileName: String, options: ReadOptions = ReadOptions())
         throws(Diagnostic) -> (ledger: Ledger, layout: CSVLayout, skipped: [Diagnostic])
     {
-        if let nul = TextEncoding.firstNUL(bytes) {
+        // One fast pass says the usual: UTF-8 and no NUL. Only otherwise are the bytes looked at closely.
+        let clean = TextEncoding.isCleanUTF8(bytes)
+        if !clean, let nul = TextEncoding.firstNUL(bytes) {
             throw Diagnostic("the file holds a NUL byte, so it is not a text file", file: fileName, line: nul.line, column: nul.column)
         }
-        let encoding: TextEncoding = TextEncoding.firstInvalidUTF8(bytes) == nil ? .utf8 : .windows1252
+        let encoding: TextEncoding = clean || TextEncoding.firstInvalidUTF8(bytes) == nil ? .utf8 : .windows1252
         do {
             return try bytes.withUnsafeBufferPointer { buffer in
                 try CSVReader(bytes: buffer, fileName: fileName, options: options, encoding: encoding).read()

@@ -105,6 +105,7 @@ public enum TextSafety {
     /// Ledger text with control characters and escape sequences made visible
     /// (`^[`, `^G`, `^M`, `<U+009B>`), so a merchant name can never drive the terminal.
     public static func sanitize(_ s: String) -> String {
+        if isPrintableASCII(s) { return s }
         guard s.unicodeScalars.contains(where: isControl) else { return s }
         var out = ""
         for u in s.unicodeScalars {
@@ -130,11 +131,22 @@ public enum TextSafety {
     /// Columns a string takes in a terminal: 2 for East Asian wide characters
     /// and emoji, 0 for combining marks, 1 otherwise.
     public static func displayWidth(_ s: String) -> Int {
+        if isPrintableASCII(s) { return s.utf8.count }
         var w = 0
         for ch in s {
             w += width(of: ch)
         }
         return w
+    }
+
+    /// Whether every byte is a printable ASCII character (a space to `~`): one column each, nothing to neutralise.
+    /// Most ledger text is, and a listing asks this of every cell.
+    static func isPrintableASCII(_ s: String) -> Bool {
+        func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for b in bytes where b < 0x20 || b > 0x7E { return false }
+            return true
+        }
+        return s.utf8.withContiguousStorageIfAvailable(check) ?? s.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
     }
 
     static func width(of ch: Character) -> Int {

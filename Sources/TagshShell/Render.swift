@@ -79,8 +79,8 @@ struct Render {
         style.paint256(TextSafety.sanitize(name), TagName.palette[TagName.paletteIndex(for: name)])
     }
 
-    func tags(_ row: Int) -> (plain: String, styled: String) {
-        let names = ledger.tagNames(row)
-        return (names.map(TextSafety.sanitize).joined(separator: " "), names.map(tagChip).joined(separator: " "))
+    /// A transaction's tags, space-separated, as plain text (a table paints each once it is cut to width).
+    func tags(_ row: Int) -> String {
+        ledger.tagNames(row).map(TextSafety.sanitize).joined(separator: " ")
     }
 }

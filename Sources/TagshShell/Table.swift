@@ -148,9 +148,12 @@ struct Table {
 }
 
 extension String {
+    /// Without its trailing spaces. (On bytes: a space never joins the character before it, and a Substring's
+    /// `dropLast` counts the whole string each time, which made every `ls` line quadratic in its trailing spaces.)
     func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
+        let bytes = utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == 0x20 { end = bytes.index(before: end) }
+        return end == bytes.endIndex ? self : String(decoding: bytes[..<end], as: UTF8.self)
     }
 }

@@ -136,9 +136,16 @@ struct SafetyTests {
         }
     }
 
-    @Test(arguments: [("abc", 3), ("日本", 4), ("café", 4), ("👍", 2), ("e\u{301}", 1)])
+    @Test(arguments: [("abc", 3), ("日本", 4), ("café", 4), ("👍", 2), ("e\u{301}", 1), ("", 0), ("a b~", 4),
+                      ("a\u{7}b", 3), ("x\r\ny", 3), ("\u{7F}", 1)])
     func displayWidth(_ text: String, _ width: Int) {
         #expect(TextSafety.displayWidth(text) == width)
+    }
+
+    @Test(arguments: [("abc   ", "abc"), ("  ", ""), ("", ""), ("a b", "a b"), ("日本  ", "日本"), ("e\u{301} ", "e\u{301}"),
+                      (" x\t ", " x\t")])
+    func trailingSpacesAreTrimmed(_ text: String, _ trimmed: String) {
+        #expect(text.trimmingTrailingSpaces() == trimmed)
     }
 
     @Test func truncationUsesAnEllipsisAndKeepsWidth() {

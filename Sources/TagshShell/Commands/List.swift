@@ -127,7 +127,7 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session, fileColum
             .init(r.amount(row), paint: amount.isNegative ? nil : { style.green($0) }),
             .init(intent.map { String($0.mark) } ?? "", paint: intent.map { i in { style.paint($0, i.color) } }),
             .init(r.category(catID).plain, paint: catID == 0 ? nil : { style.paint($0, ledger.categories[catID].color) }),
-            .init(r.tags(row).plain, paint: { text in
+            .init(r.tags(row), paint: { text in
                 text.split(separator: " ").map { r.tagChip(String($0)) }.joined(separator: " ")
             }),
         ] + (notes ? [.init(ledger.note[row] == 0 ? "" : TextSafety.sanitize(ledger.notes[ledger.note[row]]))] : [])
