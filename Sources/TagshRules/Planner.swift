@@ -135,14 +135,16 @@ public enum Planner {
             plan.matched += 1
             let old = (cat: ledger.category[row], intent: ledger.intent[row], note: ledger.note[row], tags: ledger.tagSet[row])
             var new = old
-            var setter: [ChangeSet.Field: Int] = [:]
+            // Per field, the rule that set it last (-1: none); a dictionary per row cost a tenth of a plan.
+            var setter = SIMD4<Int>(repeating: -1)
             for (ri, r) in resolved.enumerated() where !multiple || matches[ri].contains(row) {
                 func override(_ field: ChangeSet.Field, differs: Bool) {
-                    if let prev = setter[field], prev != ri, differs {
+                    let prev = setter[Int(field.rawValue)]
+                    if prev >= 0, prev != ri, differs {
                         let key = "\(prev) \(ri) \(field.rawValue)"
                         overrideCounts[key, default: (prev, ri, field, 0)].3 += 1
                     }
-                    setter[field] = ri
+                    setter[Int(field.rawValue)] = ri
                 }
                 if let c = r.category { override(.category, differs: new.cat != c); new.cat = c }
                 if let i = r.intent { override(.intent, differs: new.intent != i); new.intent = i }
@@ -155,7 +157,8 @@ public enum Planner {
                         new.tags = ledger.tagSets.intern(ids)
                         tagCache[ri][before] = new.tags
                     }
-                    override(.tags, differs: setter[.tags].map { undoesTags[$0][ri] } ?? false)
+                    let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
+                    override(.tags, differs: prev >= 0 ? undoesTags[prev][ri] : false)
                 }
             }
             var changed = false
@@ -166,25 +169,25 @@ public enum Planner {
             if new.cat != old.cat {
                 plan.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
                 countPair(.category, old.cat, new.cat)
-                if let s = setter[.category] { setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
+                if case let s = setter[Int(ChangeSet.Field.category.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
                 changed = true
             }
             if new.intent != old.intent {
                 plan.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
                 countPair(.intent, UInt32(old.intent), UInt32(new.intent))
-                if let s = setter[.intent] { setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
+                if case let s = setter[Int(ChangeSet.Field.intent.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
                 changed = true
             }
             if new.note != old.note {
                 plan.changes.record(row: row, field: .note, before: old.note, after: new.note)
                 countPair(.note, old.note, new.note)
-                if let s = setter[.note] { setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
+                if case let s = setter[Int(ChangeSet.Field.note.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
                 changed = true
             }
             if new.tags != old.tags {
                 plan.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
                 countPair(.tags, old.tags, new.tags)
-                if let s = setter[.tags] { setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
+                if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
                 if ledger.tagSets[new.tags].count > maxTags && ledger.tagSets[new.tags].count > ledger.tagSets[old.tags].count {
                     plan.overflow.append(row + 1)
                 }

@@ -223,8 +223,11 @@ extension Commands {
         } else {
             inv.replayLine = rules.map(\.definition).joined(separator: "\n") + "\napply " + names.joined(separator: " ")
         }
+        // (Counted in one pass: a closure reading `final` per change copied the whole plan each time.)
+        var perField = [Int](repeating: 0, count: ChangeSet.Field.allCases.count)
+        for f in final.changes.fields { perField[Int(f.rawValue)] += 1 }
         let fields = ChangeSet.Field.allCases.compactMap { f -> String? in
-            let n = (0..<final.changes.count).filter { final.changes.fields[$0] == f }.count
+            let n = perField[Int(f.rawValue)]
             return n == 0 ? nil : "\(f) \(n)"
         }
         try inv.reportCommit(Change(ledger: final.changes, tables: working), summary: "apply \(names.joined(separator: " "))"
