@@ -247,11 +247,34 @@ public struct Completer {
     func matching(_ typed: String, _ candidates: [String], lead: String) -> [String] {
         let t = typed.lowercased()
         let tBytes = Array(t.utf8)
+        let leadBytes = Array(lead.utf8)
         var out: [String] = []
-        for c in candidates where typed.isEmpty || Completer.hasPrefixIgnoringCase(c, t, tBytes) {
-            var word = lead
-            word.append(c)
-            out.append(word)
+        if typed.count <= 1 { out.reserveCapacity(candidates.count) }
+        let asciiPrefix = tBytes.allSatisfy { $0 < 0x80 }
+        for c in candidates {
+            // One look at the name's bytes both tests it and builds the word, made at once from the bytes (with
+            // 100,000 tags every one may match `+t`, and appending to a String was most of the Tab).
+            let word: String?? = c.utf8.withContiguousStorageIfAvailable { name -> String? in
+                var i = 0
+                while i < tBytes.count {
+                    guard i < name.count else { return nil }
+                    let b = name[i]
+                    if b >= 0x80 || !asciiPrefix { return Completer.hasPrefixIgnoringCase(c, t, tBytes) ? lead + c : nil }
+                    if (b >= 0x41 && b <= 0x5A ? b + 0x20 : b) != tBytes[i] { return nil }
+                    i += 1
+                }
+                return String(unsafeUninitializedCapacity: leadBytes.count + name.count) { buffer in
+                    var at = 0
+                    for b in leadBytes { buffer[at] = b; at += 1 }
+                    for b in name { buffer[at] = b; at += 1 }
+                    return at
+                }
+            }
+            if let known = word {
+                if let w = known { out.append(w) }
+            } else if typed.isEmpty || Completer.hasPrefixIgnoringCase(c, t, tBytes) {
+                out.append(lead + c)
+            }
         }
         return out
     }

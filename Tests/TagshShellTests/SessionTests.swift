@@ -256,6 +256,10 @@ struct CompletionTests {
         ("tag 12 +|", 1, ["+coffee", "+subscription", "+Ausgaben-ä", "+Ausgaben-öffentlich", "+trip/lisbon", "+trip/rome"]),
         ("tag 12 +COF|", 4, ["+coffee"]),
         ("tag 12 +aus|", 4, ["+Ausgaben-ä", "+Ausgaben-öffentlich"]),
+        // a letter beyond ASCII, typed in the other case, in the name or in what is typed
+        ("tag 12 +AUSGABEN-Ö|", 11, ["+Ausgaben-öffentlich"]),
+        ("tag 12 +ausgaben-Ä|", 11, ["+Ausgaben-ä"]),
+        ("tag 12 +ausgaben-x|", 11, []),
         ("tag 7 +coffee -|", 1, ["-coffee", "-trip/rome"]),
         ("tag 7 -t|", 2, ["-trip/rome"]),
         ("tag 8 -|", 1, []),
