@@ -17,6 +17,8 @@ public struct FileError: Error, Sendable, Equatable, DiagnosticConvertible {
     public var whileWriting: Bool
     /// What became of the other files of the same save, said under the error.
     public var note: String?
+    /// What to do instead, when it is not what the kind of error usually suggests.
+    public var hint: String?
 
     public init(path: String, kind: Kind, whileWriting: Bool) {
         self.path = path
@@ -32,7 +34,7 @@ public struct FileError: Error, Sendable, Equatable, DiagnosticConvertible {
         case .permissionDenied: what = "permission denied"
         case .changedOnDisk:
             return Diagnostic("\(path): changed on disk since it was opened; not saved",
-                              notes: ["hint: `save --force` overwrites it, or `save OTHER-FILE` keeps both"] + (note.map { [$0] } ?? []))
+                              notes: [hint ?? "hint: `save --force` overwrites it, or `save OTHER-FILE` keeps both"] + (note.map { [$0] } ?? []))
         case .other(let s): what = s
         }
         return Diagnostic("\(path): \(whileWriting ? "cannot write: " : "")\(what)", notes: note.map { [$0] } ?? [])

@@ -28,6 +28,9 @@ public struct TextLayout: Sendable {
     public var lineEnding: [UInt8] = [0x0A]
     /// Beancount: tags a row gets from `pushtag` (lower-cased), which are not on its own line.
     public var pushedTags: [Int: Set<String>] = [:]
+    /// The main file's `include` paths that are relative to its folder, as written: a copy of the main file in
+    /// another folder would not find them.
+    public var relativeIncludes: [String] = []
 }
 
 /// A posting line of a journal or beancount transaction, split up.

@@ -267,6 +267,7 @@ struct TextReader {
         if target.count >= 2 && target.hasPrefix("\"") && target.hasSuffix("\"") { target = String(target.dropFirst().dropLast()) }
         let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         let full = target.hasPrefix("/") ? target : folder + target
+        if !target.hasPrefix("/"), path == layout.files.first?.path { layout.relativeIncludes.append(target) }
         // A pattern (`*.dat`, `data_?.dat`, `data_[ab].dat`) includes every file it matches, in name order, as ledger does.
         if dialect == .journal && target.contains(where: { "*?[\\".contains($0) }) {
             let matches = FileIO.glob(full)

@@ -175,6 +175,107 @@ struct MonthlyLoopTests {
         #expect(try read(dir, "chase.csv") == ledger + "DEBIT,02/05/2024,Trader Joes #552,-61.40,DEBIT_CARD,1138.60,\n")
     }
 
+    /// Two saves in one session of a journal whose declarations follow a transaction: the first save lengthens that
+    /// transaction (a note) and declares a new account; the second declares another. Before the save kept its
+    /// layout by editing it in place (ByteSplice), the second declaration went where the first save had left the
+    /// old offset, in the middle of a line (`account Expenses:La` / `account Expenses:Gifts` / `te`).
+    @Test func aSecondSaveDeclaresWhereTheFirstLeftTheDeclarations() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let journal = """
+            account Assets:Checking
+            account Expenses:Food
+
+            2024-01-02 REWE
+                Expenses:Food  12.50 EUR
+                Assets:Checking
+
+            account Expenses:Late
+
+            2024-01-04 UBER
+                Expenses:Food  9.00 EUR
+                Assets:Checking
+
+            """
+        try write(dir, ["t.journal": journal])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let path = dir.appendingPathComponent("t.journal").path
+        for line in ["open \(path)", "category new Fees", "category 1 Fees", "note 1 \"paid by card\"", "save",
+                     "category new Gifts", "category 2 Gifts", "save", "tag 1 +card", "save"] {
+            #expect(s.execute(line) == .ok, "\(line): \(sink.err)")
+        }
+        #expect(try read(dir, "t.journal") == """
+            account Assets:Checking
+            account Expenses:Food
+
+            2024-01-02 REWE
+                ; note: paid by card
+                ; card:
+                Expenses:Fees  12.50 EUR
+                Assets:Checking
+
+            account Expenses:Late
+            account Expenses:Fees
+            account Expenses:Gifts
+
+            2024-01-04 UBER
+                Expenses:Gifts  9.00 EUR
+                Assets:Checking
+
+            """)
+        // The session's document is the file: a new session reads the same.
+        let t = Self.session()
+        #expect(t.execute("open \(path)") == .ok)
+        #expect(LedgerState(t).transactions == LedgerState(s).transactions)
+    }
+
+    /// `save FILE` of a journal that includes files by relative paths: a copy in another folder would not find
+    /// them, so it is refused (nothing written); beside the original, or with only absolute includes, it is written.
+    @Test func aCopyElsewhereOfAJournalWithRelativeIncludesIsRefused() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let included = "2024-01-03 SUB SHOP\n    Expenses:Food  2.00 EUR\n    Assets:Checking\n"
+        try write(dir, ["sub/sub.journal": included,
+                        "top.journal": "include sub/sub.journal\n\n2024-01-04 TOP SHOP\n    Expenses:Food  3.00 EUR\n    Assets:Checking\n",
+                        "abs.journal": "include \(dir.appendingPathComponent("sub/sub.journal").path)\n"])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        #expect(s.execute("open \(p("top.journal"))") == .ok)
+        #expect(s.execute("tag 2 +copy") == .ok)
+        #expect(s.execute("save \(p("out/copy.journal"))") == .failed(1))
+        #expect(sink.err.contains("top.journal includes sub/sub.journal by a path relative to its own folder"), "\(sink.err)")
+        #expect(!FileManager.default.fileExists(atPath: p("out/copy.journal")))
+        #expect(s.execute("save \(p("copy.journal"))") == .ok, "\(sink.err)")
+        #expect(try read(dir, "copy.journal").hasPrefix("include sub/sub.journal\n"))
+        // Named through another path to the same folder, it is beside the original.
+        #expect(s.execute("save \(dir.path)/out/../copy2.journal") == .ok, "\(sink.err)")
+        let t = Self.session(sink)
+        #expect(t.execute("open \(p("abs.journal"))") == .ok)
+        #expect(t.execute("save \(p("out/abs.journal"))") == .ok, "\(sink.err)")
+    }
+
+    /// An included file changed on disk: the hint does not offer `save OTHER-FILE`, which included files refuse.
+    @Test func anIncludedFileChangedOnDiskHasItsOwnHint() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(dir, ["sub.journal": "2024-01-03 SUB SHOP\n    Expenses:Food  2.00 EUR\n    Assets:Checking\n",
+                        "top.journal": "include sub.journal\n"])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        #expect(s.execute("open \(p("top.journal"))") == .ok)
+        #expect(s.execute("tag 1 +x") == .ok)
+        try write(dir, ["sub.journal": "2024-01-03 SUB SHOP\n    Expenses:Food  2.00 EUR\n    Assets:Checking\n\n; edited elsewhere\n"])
+        #expect(s.execute("save") != .ok)
+        #expect(sink.err.contains("sub.journal: changed on disk since it was opened; not saved"), "\(sink.err)")
+        #expect(sink.err.contains("an included file is only saved in place"), "\(sink.err)")
+        #expect(!sink.err.contains("save OTHER-FILE"), "\(sink.err)")
+    }
+
     @Test func importIsOneUndoStepAndRulesRunOnIt() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -10,7 +10,8 @@ extension Commands {
             save of a session keeps the original as FILE.bak. A file opened and saved with no change is \
             byte-identical. If the file changed on disk since it was opened, save refuses; --force overwrites it. \
             With FILE, writes a copy there in the same format (the demo ledger, which has no file, is then \
-            saved to FILE from then on). Saving also rewrites the sidecar FILE.tagsh where what it declares \
+            saved to FILE from then on); a journal or beancount file that includes files by paths relative to \
+            its folder is copied only into that folder, where the copy still finds them. Saving also rewrites the sidecar FILE.tagsh where what it declares \
             changed (every other line kept), and writes the undo history to FILE.tagsh-history.
             """,
         options: [.init("force", "overwrite even if the file changed on disk since it was opened")],
@@ -58,6 +59,19 @@ extension Session {
             _ = plan
             throw .failed("changes in included files can only be saved in place: `save` without a file name")
         }
+        // A copy in another folder would not find what the file includes by relative paths.
+        for plan in plans where !plan.isOwnFile {
+            guard let source = files[plan.index].path, case .text(let layout) = files[plan.index].document.layout,
+                  let first = layout.relativeIncludes.first else { continue }
+            func folder(_ p: String) -> String { p.lastIndex(of: "/").map { $0 == p.startIndex ? "/" : String(p[..<$0]) } ?? "." }
+            let targetFolder = FileIO.exists(plan.target) ? folder(FileIO.resolvingLinks(plan.target))
+                : FileIO.resolvingLinks(folder(plan.target))
+            if targetFolder != folder(FileIO.resolvingLinks(source)) {
+                throw .failed("not saved: \(TextSafety.sanitize(files[plan.index].displayName)) includes \(TextSafety.sanitize(first)) "
+                              + "by a path relative to its own folder, so a copy in another folder would not find it; "
+                              + "save the copy beside it, or copy the included files along")
+            }
+        }
         if !force {
             for plan in plans where plan.isOwnFile {
                 let f = files[plan.index]
@@ -67,7 +81,11 @@ extension Session {
                 if case .text(let layout) = f.document.layout {
                     for out in plan.included {
                         if let t = layout.files.first(where: { $0.path == out.path }), let stamp = t.stamp, FileIO.stamp(of: t.path) != stamp {
-                            throw .file(FileError(path: t.path, kind: .changedOnDisk, whileWriting: true))
+                            // An included file is saved only in place: a copy elsewhere is not a way out.
+                            var e = FileError(path: t.path, kind: .changedOnDisk, whileWriting: true)
+                            e.hint = "hint: `save --force` overwrites it with tagsh's copy (what changed on disk is lost); "
+                                + "an included file is only saved in place"
+                            throw .file(e)
                         }
                     }
                 }
@@ -102,7 +120,7 @@ extension Session {
             // Each file keeps one .bak per session, made just before it is replaced.
             for t in temporaries {
                 if t.isMain {
-                    if writing.first(where: { plans[$0].index == t.file }).map { plans[$0].isOwnFile } == true && !files[t.file].backedUp && FileIO.exists(t.path) {
+                    if writing.first(where: { plans[$0].index == t.file }).map({ plans[$0].isOwnFile }) == true && !files[t.file].backedUp && FileIO.exists(t.path) {
                         try FileIO.backUp(t.path)
                         files[t.file].backedUp = true
                     }
