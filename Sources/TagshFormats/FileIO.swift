@@ -188,7 +188,7 @@ public enum FileIO {
             if !ok { unlink(tmpPath) }
         }
         defer { close(fd) }
-        var output = Output(fd: fd, path: path, faultAt: faultLimit(for: target))
+        var output = GatheringWriter(fd: fd, path: path, faultAt: faultLimit(for: target))
         // Short parts (the edits, and the old bytes between close edits) are gathered into one buffer; long runs
         // of old bytes go to the kernel as they are.
         try content.forEachPart { (part: UnsafeBufferPointer<UInt8>) throws(FileError) in try output.put(part) }
@@ -201,7 +201,7 @@ public enum FileIO {
     }
 
     /// A file being written: short parts are gathered, long ones written straight through.
-    private struct Output {
+    private struct GatheringWriter {
         let fd: Int32
         let path: String
         /// Fault injection: the write fails with EIO once this many bytes are written.
@@ -214,15 +214,15 @@ public enum FileIO {
             self.fd = fd
             self.path = path
             self.faultAt = faultAt
-            pending.reserveCapacity(Output.gather)
+            pending.reserveCapacity(GatheringWriter.gather)
         }
 
         mutating func put(_ part: UnsafeBufferPointer<UInt8>) throws(FileError) {
-            if part.count >= Output.gather / 4 {
+            if part.count >= GatheringWriter.gather / 4 {
                 try flush()
                 written = try write(part, at: written)
             } else {
-                if pending.count + part.count > Output.gather { try flush() }
+                if pending.count + part.count > GatheringWriter.gather { try flush() }
                 pending.append(contentsOf: part)
             }
         }

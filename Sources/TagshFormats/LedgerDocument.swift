@@ -165,7 +165,8 @@ public struct LedgerDocument: Sendable {
         public private(set) var outputs: [Output]
         var next: Next
 
-        public var main: ByteSplice { outputs[0].content }
+        /// The main file's splice (empty once `nextDocument` has let go of the outputs).
+        public var main: ByteSplice { outputs.first?.content ?? ByteSplice([]) }
         public var included: [Output] { Array(outputs.dropFirst()) }
         /// Whether the document after the save is known without reading the file back.
         public var knowsNext: Bool {

@@ -5,7 +5,7 @@ import TagshModel
 enum TextWriter {
     /// What a save changes in a text ledger's files: each file's edits, and what its layout learns.
     struct Changes: Sendable {
-        /// By file (0 is the main file); each file's edits in row order, the main file's new declarations last.
+        /// By file (0 is the main file), sorted as a splice holds them.
         var edits: [Int32: [ByteSplice.Edit]] = [:]
         var newAccounts: [String] = []
         /// Where new declarations go once the edits are made (before them when there are no new accounts).
@@ -37,9 +37,10 @@ enum TextWriter {
                     changes.newAccounts.append(a)
                 }
             }
-            changes.edits[fileIndex] = edits
             if fileIndex == 0 { mainEdits = edits } else {
-                outputs.append(LedgerDocument.Output(path: file.path, content: ByteSplice(file.bytes, edits: edits)))
+                let splice = ByteSplice(file.bytes, edits: edits)
+                changes.edits[fileIndex] = splice.edits
+                outputs.append(LedgerDocument.Output(path: file.path, content: splice))
             }
         }
         if !changes.newAccounts.isEmpty {
@@ -63,8 +64,9 @@ enum TextWriter {
         } else {
             changes.declarationInsertAt = shifted(layout.declarationInsertAt, by: mainEdits)
         }
-        changes.edits[0] = mainEdits
-        outputs.insert(LedgerDocument.Output(path: nil, content: ByteSplice(layout.files[0].bytes, edits: mainEdits)), at: 0)
+        let main = ByteSplice(layout.files[0].bytes, edits: mainEdits)
+        changes.edits[0] = main.edits
+        outputs.insert(LedgerDocument.Output(path: nil, content: main), at: 0)
         return (outputs, changes)
     }
 
@@ -72,8 +74,7 @@ enum TextWriter {
     /// every row's block is shifted by the edits before it (an edited block takes its new length), so a save
     /// need not read the files again, nor copy them.
     static func apply(_ changes: Changes, to layout: inout TextLayout) {
-        for (fileIndex, unsorted) in changes.edits where !unsorted.isEmpty {
-            let edits = ByteSplice(layout.files[Int(fileIndex)].bytes, edits: unsorted).edits
+        for (fileIndex, edits) in changes.edits where !edits.isEmpty {
             var bytes = layout.files[Int(fileIndex)].bytes
             layout.files[Int(fileIndex)].bytes = []
             ByteSplice.apply(edits, to: &bytes)

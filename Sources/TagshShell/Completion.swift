@@ -250,18 +250,14 @@ public struct Completer {
         let leadBytes = Array(lead.utf8)
         var out: [String] = []
         if typed.count <= 1 { out.reserveCapacity(candidates.count) }
-        let asciiPrefix = tBytes.allSatisfy { $0 < 0x80 }
         for c in candidates {
             // One look at the name's bytes both tests it and builds the word, made at once from the bytes (with
             // 100,000 tags every one may match `+t`, and appending to a String was most of the Tab).
             let word: String?? = c.utf8.withContiguousStorageIfAvailable { name -> String? in
-                var i = 0
-                while i < tBytes.count {
-                    guard i < name.count else { return nil }
-                    let b = name[i]
-                    if b >= 0x80 || !asciiPrefix { return Completer.hasPrefixIgnoringCase(c, t, tBytes) ? lead + c : nil }
-                    if (b >= 0x41 && b <= 0x5A ? b + 0x20 : b) != tBytes[i] { return nil }
-                    i += 1
+                switch Completer.asciiPrefixMatch(name, tBytes) {
+                case false?: return nil
+                case nil: return c.lowercased().hasPrefix(t) ? lead + c : nil
+                case true?: break
                 }
                 return String(unsafeUninitializedCapacity: leadBytes.count + name.count) { buffer in
                     var at = 0
@@ -272,7 +268,7 @@ public struct Completer {
             }
             if let known = word {
                 if let w = known { out.append(w) }
-            } else if typed.isEmpty || Completer.hasPrefixIgnoringCase(c, t, tBytes) {
+            } else if Completer.hasPrefixIgnoringCase(c, t, tBytes) {
                 out.append(lead + c)
             }
         }
@@ -282,18 +278,20 @@ public struct Completer {
     /// Case-insensitive prefix test without allocating for ASCII names (the
     /// common case: 100,000 tags are filtered on every Tab).
     static func hasPrefixIgnoringCase(_ s: String, _ lowerPrefix: String, _ prefixBytes: [UInt8]) -> Bool {
-        var ascii = true
-        var matched = true
-        var i = 0
-        for b in s.utf8 {
-            if i == prefixBytes.count { break }
-            if b >= 0x80 || prefixBytes[i] >= 0x80 { ascii = false; break }
-            let folded = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
-            if folded != prefixBytes[i] { matched = false; break }
-            i += 1
-        }
-        if ascii { return matched && i == prefixBytes.count }
+        if let known = s.utf8.withContiguousStorageIfAvailable({ asciiPrefixMatch($0, prefixBytes) }), let known { return known }
         return s.lowercased().hasPrefix(lowerPrefix)
+    }
+
+    /// Whether `name` starts with the lower-case `prefix`, ASCII letters compared without case; nil when a
+    /// byte beyond ASCII comes before the answer (then only a Unicode lower-casing can tell).
+    static func asciiPrefixMatch(_ name: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool? {
+        for i in prefix.indices {
+            guard i < name.count else { return false }
+            let b = name[i]
+            if b >= 0x80 || prefix[i] >= 0x80 { return nil }
+            if (b >= 0x41 && b <= 0x5A ? b + 0x20 : b) != prefix[i] { return false }
+        }
+        return true
     }
 
     /// A name as it must be typed: double-quoted when it holds spaces or quoting characters.
