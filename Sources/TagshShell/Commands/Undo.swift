@@ -11,25 +11,27 @@ extension Commands {
             Every change is one step, however many transactions it touched: annotations, categories, rule \
             definitions and deletions, and the settings kept in the sidecar (max-tags, sample). `redo` brings \
             undone steps back until a new change is made. Steps of earlier sessions, kept by `save` in \
-            LEDGER.tagsh-history, can be undone too while the file is the one tagsh saved.
+            LEDGER.tagsh-history, can be undone too while the file is the one tagsh saved. With N beyond \
+            the steps there are, undoes them all and says how many that was.
             """,
         examples: ["undo", "undo 3"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
-        for step in try inv.session.undo(n, line: inv.line.trimmingCharacters(in: " \t")) {
-            inv.out.note("undid: \(step.command)  [\(step.summary)]")
-        }
+        let steps = try inv.session.undo(n, line: inv.line.trimmingCharacters(in: " \t"))
+        for step in steps { inv.out.note("undid: \(step.command)  [\(step.summary)]") }
+        if steps.count < n { inv.out.note("(\(plural(steps.count, "step")) undone, not \(n): there are no more)") }
     }
 
     static let redo = Command(
         name: "redo", group: .undo, forms: [[.optional([.value("N")])]],
         summary: "redo the last N undone steps (default 1)",
+        details: "With N beyond the undone steps there are, redoes them all and says how many that was.",
         examples: ["redo", "redo 2"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
-        for step in try inv.session.redo(n, line: inv.line.trimmingCharacters(in: " \t")) {
-            inv.out.note("redid: \(step.command)  [\(step.summary)]")
-        }
+        let steps = try inv.session.redo(n, line: inv.line.trimmingCharacters(in: " \t"))
+        for step in steps { inv.out.note("redid: \(step.command)  [\(step.summary)]") }
+        if steps.count < n { inv.out.note("(\(plural(steps.count, "step")) redone, not \(n): there are no more)") }
     }
 
     static let history = Command(

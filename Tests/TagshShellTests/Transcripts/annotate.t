@@ -223,6 +223,7 @@ redid: tags rename reviewed checked  [tags rename reviewed → checked (4 transa
 $ redo 5
 redid: tags rename checked rent  [tags rename checked → rent (4 transactions)]
 redid: tags delete uncategorised  [tags delete uncategorised (1 transaction)]
+(2 steps redone, not 5: there are no more)
 $ redo
 error: nothing to redo
 $ undo 100
@@ -245,6 +246,7 @@ undid: set max-tags 10  [set max-tags 10]
 undid: set max-tags 4  [set max-tags 4]
 undid: tag all +reviewed  [tag +reviewed (4 transactions)]
 undid: tag 2,3 +rent -coffee  [tag +rent -coffee (2 transactions)]
+(19 steps undone, not 100: there are no more)
 $ undo
 error: nothing to undo
 $ ls
@@ -274,6 +276,7 @@ redid: category delete Presents --reassign none  [category delete Presents (1 tr
 redid: tags rename reviewed checked  [tags rename reviewed → checked (4 transactions)]
 redid: tags rename checked rent  [tags rename checked → rent (4 transactions)]
 redid: tags delete uncategorised  [tags delete uncategorised (1 transaction)]
+(19 steps redone, not 100: there are no more)
 $ intent 4 need
 intent need: 1 transaction changed
 $ redo
