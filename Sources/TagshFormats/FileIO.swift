@@ -177,9 +177,9 @@ public enum FileIO {
         if let existing = stamp(of: target), existing.mode & 0o170000 != 0o100000 {
             throw FileError(path: path, kind: .other("not a regular file, so it is not replaced"), whileWriting: true)
         }
-        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        let folder = FileIO.folder(of: target)
         let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
-        var template = ((folder.isEmpty ? "/" : folder) + "/." + name + ".tagsh-XXXXXX").utf8CString
+        var template = ((folder == "/" ? "" : folder) + "/." + name + ".tagsh-XXXXXX").utf8CString
         let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
         if fd < 0 { throw .fromErrno(path, writing: true) }
         let tmpPath = template.withUnsafeBufferPointer { $0.baseAddress.map { String(cString: $0) } ?? "" }
@@ -259,14 +259,20 @@ public enum FileIO {
     /// Renames a temporary written by `writeTemporary` over `path`, then syncs the folder.
     public static func replace(_ path: String, with temporary: String) throws(FileError) {
         let target = resolvingLinks(path)
-        let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        let folder = FileIO.folder(of: target)
         if rename(temporary, target) != 0 {
             let error = FileError.fromErrno(path, writing: true)
             unlink(temporary)
             throw error
         }
-        let dfd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
+    }
+
+    /// The folder a path names a file in: `a/b.csv` → `a`, `/b.csv` → `/`, `b.csv` → `.`.
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Writes `bytes` into an existing device or pipe (`> /dev/null`, `> /dev/stderr`), which is written, never replaced.

@@ -63,10 +63,9 @@ extension Session {
         for plan in plans where !plan.isOwnFile {
             guard let source = files[plan.index].path, case .text(let layout) = files[plan.index].document.layout,
                   let first = layout.relativeIncludes.first else { continue }
-            func folder(_ p: String) -> String { p.lastIndex(of: "/").map { $0 == p.startIndex ? "/" : String(p[..<$0]) } ?? "." }
-            let targetFolder = FileIO.exists(plan.target) ? folder(FileIO.resolvingLinks(plan.target))
-                : FileIO.resolvingLinks(folder(plan.target))
-            if targetFolder != folder(FileIO.resolvingLinks(source)) {
+            let targetFolder = FileIO.exists(plan.target) ? FileIO.folder(of: FileIO.resolvingLinks(plan.target))
+                : FileIO.resolvingLinks(FileIO.folder(of: plan.target))
+            if targetFolder != FileIO.folder(of: FileIO.resolvingLinks(source)) {
                 throw .failed("not saved: \(TextSafety.sanitize(files[plan.index].displayName)) includes \(TextSafety.sanitize(first)) "
                               + "by a path relative to its own folder, so a copy in another folder would not find it; "
                               + "save the copy beside it, or copy the included files along")
