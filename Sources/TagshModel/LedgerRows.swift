@@ -10,7 +10,7 @@ extension Ledger {
         let start = count
         func remap(_ from: StringTable, into to: inout StringTable) -> [UInt32] {
             var map = [UInt32](repeating: 0, count: from.count + 1)
-            for id in from.ids { map[Int(id)] = to.intern(from[id]) }
+            for id in from.ids { map[Int(id)] = from.withUTF8(id) { to.intern(bytes: $0) } }
             return map
         }
         let m = remap(other.merchants, into: &merchants)

@@ -8,17 +8,22 @@ import Darwin
 ///
 /// Ids start at 1; 0 always means "none". Lookups can be made straight from
 /// UTF-8 bytes, so a file reader interns a field without building a `String`
-/// for every row: only a string seen for the first time is decoded.
+/// for every row. The texts are kept as one run of UTF-8 bytes with an offset
+/// per id, not as a `String` each: a file with a million distinct descriptions
+/// costs their bytes plus about 20 bytes apiece, not a heap object apiece.
+/// `table[id]` decodes the `String`; `withUTF8(id)` reads the bytes in place.
 ///
 /// With `caseInsensitive`, strings that differ only in letter case share one id
 /// and the first spelling seen is kept for display (tags, categories).
 public struct StringTable: Sendable {
-    /// The strings by id; index 0 is the empty placeholder for "none".
-    public private(set) var strings: [String] = [""]
+    /// The texts' UTF-8, concatenated; id's text is `bytes[starts[id]..<starts[id + 1]]` (id 0 is empty).
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = [0, 0]
     /// Open-addressing slots holding id+0 (0 = empty).
     private var slots: [UInt32] = Array(repeating: 0, count: 64)
     private var hashes: [UInt64] = [0]
-    /// The lookup keys (lower-cased when case-insensitive), concatenated.
+    /// Case-insensitive tables only: the lookup keys (lower-cased), concatenated like `bytes`.
+    /// A case-sensitive table looks up by the texts themselves.
     private var keyBytes: [UInt8] = []
     private var keyStarts: [Int] = [0, 0]
     public let caseInsensitive: Bool
@@ -28,12 +33,30 @@ public struct StringTable: Sendable {
     }
 
     /// The number of strings, not counting the "none" placeholder.
-    public var count: Int { strings.count - 1 }
+    public var count: Int { starts.count - 2 }
 
     /// The ids of every string, in first-seen order.
-    public var ids: Range<UInt32> { 1..<UInt32(strings.count) }
+    public var ids: Range<UInt32> { 1..<UInt32(starts.count - 1) }
 
-    public subscript(id: UInt32) -> String { strings[Int(id)] }
+    public subscript(id: UInt32) -> String {
+        withUTF8(id) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Reads the UTF-8 of `id`'s text in place.
+    @inline(__always)
+    public func withUTF8<R>(_ id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let start = starts[Int(id)], end = starts[Int(id) + 1]
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+    }
+
+    /// The number of UTF-8 bytes in `id`'s text.
+    public func utf8Count(_ id: UInt32) -> Int { starts[Int(id) + 1] - starts[Int(id)] }
+
+    /// Every text's UTF-8 in one buffer, with `starts` (ids index it as in `withUTF8`): for
+    /// passes over the whole table that should not pay a closure call per id.
+    public func withAllUTF8<R>(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<Int>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer { b in try starts.withUnsafeBufferPointer { try body(b, $0) } }
+    }
 
     /// The id of `text`, adding it when new.
     public mutating func intern(_ text: String) -> UInt32 {
@@ -45,34 +68,39 @@ public struct StringTable: Sendable {
     public func id(of text: String) -> UInt32? {
         var copy = text
         return copy.withUTF8 { buffer in
-            if caseInsensitive, StringTable.needsFolding(buffer) {
-                let key = Array(text.lowercased().utf8)
-                return key.withUnsafeBufferPointer { find(key: $0).id }
+            if caseInsensitive {
+                if StringTable.needsFolding(buffer) {
+                    let key = Array(text.lowercased().utf8)
+                    return key.withUnsafeBufferPointer { find(key: $0).id }
+                }
             }
             return find(key: buffer).id
         }
     }
 
-    /// The id of the string made of `bytes` (UTF-8), adding it when new.
-    public mutating func intern(bytes: UnsafeBufferPointer<UInt8>, decoded: String? = nil) -> UInt32 {
-        if caseInsensitive && StringTable.needsFolding(bytes) {
-            let text = decoded ?? String(decoding: bytes, as: UTF8.self)
-            let key = Array(text.lowercased().utf8)
+    /// The id of the string made of `bytes` (UTF-8), adding it when new. `decoded`, when given, is the same text
+    /// as a `String` (it saves decoding it again to fold its case).
+    public mutating func intern(bytes text: UnsafeBufferPointer<UInt8>, decoded: String? = nil) -> UInt32 {
+        if caseInsensitive && StringTable.needsFolding(text) {
+            let key = Array((decoded ?? String(decoding: text, as: UTF8.self)).lowercased().utf8)
             return key.withUnsafeBufferPointer { insert(key: $0, display: text) }
         }
-        return insert(key: bytes, display: decoded)
+        return insert(key: text, display: text)
     }
 
-    private mutating func insert(key: UnsafeBufferPointer<UInt8>, display: String?) -> UInt32 {
+    private mutating func insert(key: UnsafeBufferPointer<UInt8>, display: UnsafeBufferPointer<UInt8>) -> UInt32 {
         let (found, slot, hash) = find(key: key)
         if let found { return found }
-        let id = UInt32(strings.count)
-        strings.append(display ?? String(decoding: key, as: UTF8.self))
+        let id = UInt32(starts.count - 1)
+        bytes.append(contentsOf: display)
+        starts.append(bytes.count)
+        if caseInsensitive {
+            keyBytes.append(contentsOf: key)
+            keyStarts.append(keyBytes.count)
+        }
         hashes.append(hash)
-        keyBytes.append(contentsOf: key)
-        keyStarts.append(keyBytes.count)
         slots[slot] = id
-        if strings.count * 2 > slots.count { grow() }
+        if hashes.count * 2 > slots.count { grow() }
         return id
     }
 
@@ -80,18 +108,24 @@ public struct StringTable: Sendable {
         let hash = StringTable.hash(key)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
-        return keyBytes.withUnsafeBufferPointer { stored in
-            while true {
-                let id = slots[slot]
-                if id == 0 { return (nil, slot, hash) }
-                if hashes[Int(id)] == hash {
-                    let start = keyStarts[Int(id)], end = keyStarts[Int(id) + 1]
-                    if end - start == key.count
-                        && (key.count == 0 || bytesEqual(stored, start, key)) {
-                        return (id, slot, hash)
+        let (stored, bounds) = caseInsensitive ? (keyBytes, keyStarts) : (bytes, starts)
+        return stored.withUnsafeBufferPointer { stored in
+            bounds.withUnsafeBufferPointer { bounds in
+                hashes.withUnsafeBufferPointer { hashes in
+                    slots.withUnsafeBufferPointer { slots in
+                        while true {
+                            let id = slots[slot]
+                            if id == 0 { return (nil, slot, hash) }
+                            if hashes[Int(id)] == hash {
+                                let start = bounds[Int(id)], end = bounds[Int(id) + 1]
+                                if end - start == key.count && (key.count == 0 || bytesEqual(stored, start, key)) {
+                                    return (id, slot, hash)
+                                }
+                            }
+                            slot = (slot + 1) & mask
+                        }
                     }
                 }
-                slot = (slot + 1) & mask
             }
         }
     }
@@ -108,10 +142,15 @@ public struct StringTable: Sendable {
         slots = newSlots
     }
 
-    /// Renames the display spelling of an id (used when a case-insensitive
-    /// entry is renamed to a different spelling of the same key).
-    public mutating func setDisplay(_ text: String, for id: UInt32) {
-        strings[Int(id)] = text
+    /// Makes room for `n` more strings of `byteCount` bytes in all, so a table filled to a known size grows once.
+    public mutating func reserveCapacity(strings n: Int, bytes byteCount: Int) {
+        bytes.reserveCapacity(bytes.count + byteCount)
+        starts.reserveCapacity(starts.count + n)
+        hashes.reserveCapacity(hashes.count + n)
+        if caseInsensitive {
+            keyBytes.reserveCapacity(keyBytes.count + byteCount)
+            keyStarts.reserveCapacity(keyStarts.count + n)
+        }
     }
 
     /// Whether the bytes may hold an upper-case letter (ASCII A-Z, or anything non-ASCII).

@@ -48,36 +48,61 @@ public enum TagName {
 
 /// Interned ordered tag sets: most transactions share one of a few sets, so a
 /// transaction stores a 4-byte set id and a query tests each set once.
+///
+/// The sets are kept as one run of tag ids with an offset per set, not as an
+/// array each: an export with a million distinct tag sets costs their ids plus
+/// about 16 bytes a set, not a heap object a set. `table[id]` is a slice of that run.
 public struct TagSetTable: Sendable {
-    /// Tag ids per set; set 0 is the empty set.
-    public private(set) var sets: [[UInt32]] = [[]]
+    /// The sets' tag ids, concatenated; set `id` is `members[starts[id]..<starts[id + 1]]`. Set 0 is the empty set.
+    private var members: [UInt32] = []
+    private var starts: [Int] = [0, 0]
     /// Open addressing on the sets' hashes: slot → set id + 1 (0 = empty). Not a `Dictionary` keyed by
     /// arrays: a CSV export with a million distinct tag sets spent a fifth of its reading hashing them.
     private var slots: [UInt32] = Array(repeating: 0, count: 64)
-    private var hashes: [UInt64] = [TagSetTable.hash([])]
+    private var hashes: [UInt64] = []
 
     public init() {
-        slots[Int(truncatingIfNeeded: hashes[0]) & 63] = 1
+        let h = [UInt32]().withUnsafeBufferPointer { TagSetTable.hash($0) }
+        hashes = [h]
+        slots[Int(truncatingIfNeeded: h) & 63] = 1
     }
 
-    public var count: Int { sets.count }
-    public subscript(id: UInt32) -> [UInt32] { sets[Int(id)] }
+    public var count: Int { starts.count - 1 }
+    public subscript(id: UInt32) -> ArraySlice<UInt32> { members[starts[Int(id)]..<starts[Int(id) + 1]] }
 
     public mutating func intern(_ tags: [UInt32]) -> UInt32 {
+        tags.withUnsafeBufferPointer { intern(buffer: $0) }
+    }
+
+    public mutating func intern(_ tags: ArraySlice<UInt32>) -> UInt32 {
+        tags.withUnsafeBufferPointer { intern(buffer: $0) }
+    }
+
+    public mutating func intern(buffer tags: UnsafeBufferPointer<UInt32>) -> UInt32 {
         let h = TagSetTable.hash(tags)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: h) & mask
         while slots[slot] != 0 {
             let id = Int(slots[slot] - 1)
-            if hashes[id] == h && sets[id] == tags { return UInt32(id) }
+            if hashes[id] == h && equal(id, tags) { return UInt32(id) }
             slot = (slot + 1) & mask
         }
-        let id = UInt32(sets.count)
-        sets.append(tags)
+        let id = UInt32(count)
+        members.append(contentsOf: tags)
+        starts.append(members.count)
         hashes.append(h)
         slots[slot] = id + 1
-        if sets.count * 2 > slots.count { grow() }
+        if count * 2 > slots.count { grow() }
         return id
+    }
+
+    private func equal(_ id: Int, _ tags: UnsafeBufferPointer<UInt32>) -> Bool {
+        let start = starts[id], end = starts[id + 1]
+        guard end - start == tags.count else { return false }
+        return members.withUnsafeBufferPointer { m in
+            for i in 0..<tags.count where m[start + i] != tags[i] { return false }
+            return true
+        }
     }
 
     private mutating func grow() {
@@ -92,7 +117,7 @@ public struct TagSetTable: Sendable {
     }
 
     /// The ids multiplied in, in order, then mixed.
-    static func hash(_ tags: [UInt32]) -> UInt64 {
+    static func hash(_ tags: UnsafeBufferPointer<UInt32>) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(tags.count)
         for t in tags { h = (h ^ UInt64(t)) &* 0x100_0000_01B3 ^ (h >> 29) }
         h ^= h >> 33

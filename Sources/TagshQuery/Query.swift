@@ -67,6 +67,14 @@ public enum TextPattern: Sendable, Equatable {
     /// Contains this text (stored lower-cased).
     case contains(String)
     case regex(Regex)
+
+    /// The test on a decoded `String` (the evaluator's way for text `ASCIIMatcher` leaves undecided).
+    public static func slowMatch(_ pattern: TextPattern, _ text: String) -> Bool {
+        switch pattern {
+        case .contains(let needle): text.lowercased().contains(needle)
+        case .regex(let r): r.matches(text)
+        }
+    }
 }
 
 /// Tests on a transaction's tags.

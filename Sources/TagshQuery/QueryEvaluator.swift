@@ -124,13 +124,20 @@ public struct QueryEvaluator {
     /// Which entries of an intern table match a text pattern, by id.
     func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
         var t = [Bool](repeating: false, count: strings.count + 1)
-        switch pattern {
-        case .contains(let needle):
-            for id in strings.ids { t[Int(id)] = strings[id].lowercased().contains(needle) }
-            if needle.isEmpty { t[0] = true }
-        case .regex(let r):
-            for id in strings.ids { t[Int(id)] = r.matches(strings[id]) }
+        if let ascii = ASCIIMatcher(pattern) {
+            // One pass over the table's bytes; only texts beyond ASCII are decoded for the full test.
+            var undecided: [UInt32] = []
+            strings.withAllUTF8 { bytes, starts in
+                for id in strings.ids {
+                    let text = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+                    if let m = ascii.matches(text) { t[Int(id)] = m } else { undecided.append(id) }
+                }
+            }
+            for id in undecided { t[Int(id)] = TextPattern.slowMatch(pattern, strings[id]) }
+        } else {
+            for id in strings.ids { t[Int(id)] = TextPattern.slowMatch(pattern, strings[id]) }
         }
+        if case .contains("") = pattern { t[0] = true }
         return t
     }
 

@@ -107,7 +107,7 @@ public struct SuggestIndex: Sendable {
 
     // MARK: - counting
 
-    static func values(_ field: Field, row: Int, ledger: Ledger) -> [UInt32] {
+    static func values(_ field: Field, row: Int, ledger: Ledger) -> ArraySlice<UInt32> {
         switch field {
         case .category: ledger.category[row] == 0 ? [] : [ledger.category[row]]
         case .intent: ledger.intent[row] == 0 ? [] : [UInt32(ledger.intent[row])]
@@ -124,7 +124,7 @@ public struct SuggestIndex: Sendable {
         return id
     }
 
-    mutating func count(_ row: Int, _ field: Field, _ values: [UInt32], _ sign: Int, ledger: Ledger) {
+    mutating func count(_ row: Int, _ field: Field, _ values: ArraySlice<UInt32>, _ sign: Int, ledger: Ledger) {
         guard !values.isEmpty else { return }
         let merchant = ledger.merchant[row]
         let (alike, words) = keys(of: merchant, in: ledger)
@@ -152,7 +152,7 @@ public struct SuggestIndex: Sendable {
     /// Keeps the index current through a change: the row's old value leaves, its new one comes in.
     public mutating func update(row: Int, field: ChangeSet.Field, before: UInt32, after: UInt32, ledger: Ledger) {
         let f: Field
-        let old: [UInt32], new: [UInt32]
+        let old: ArraySlice<UInt32>, new: ArraySlice<UInt32>
         switch field {
         case .category: f = .category; old = before == 0 ? [] : [before]; new = after == 0 ? [] : [after]
         case .intent: f = .intent; old = before == 0 ? [] : [before]; new = after == 0 ? [] : [after]

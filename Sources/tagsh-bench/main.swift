@@ -5,11 +5,15 @@
 //   .build/release/tagsh-bench FILE [COMMAND...]
 //
 // The file is copied and opened first. With no COMMAND it runs a standard set. `complete:TEXT` times one
-// completion of TEXT instead of running it; `warm` rebuilds the completion
+// completion of TEXT instead of running it; `trim` returns freed heap to the system (the rss after it
+// is what is live); `warm` rebuilds the completion
 // lists as the prompt does after each command. Prints each command's wall time and
 // the resident memory (VmRSS, VmHWM from /proc/self/status) after it.
 import Foundation
 import TagshShell
+
+/// glibc's `malloc_trim`, which the Glibc module does not export.
+@_silgen_name("malloc_trim") func mallocTrim(_ pad: Int) -> Int32
 
 func memory() -> (rss: Int, peak: Int) {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
@@ -74,7 +78,10 @@ for command in commands {
         print(label + String(format: "%8.2f %8d %8d", ms / Double(max(1, keys)), m.rss, m.peak) + (status == .ok ? "" : "  FAILED: " + sink.err))
         continue
     }
-    if command == "warm" {
+    if command == "trim" {
+        // Gives freed heap back to the system, so the next figure is what is live.
+        _ = mallocTrim(0)
+    } else if command == "warm" {
         // What the prompt does after each command: rebuild the completion lists.
         _ = session.completionData()
     } else if command.hasPrefix("complete:") {

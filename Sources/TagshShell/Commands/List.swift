@@ -36,7 +36,7 @@ extension Commands {
         switch inv.values["sort"]?.text.lowercased() ?? "date" {
         case "amount": rows.sort { ledger.amount($0) != ledger.amount($1) ? ledger.amount($0) < ledger.amount($1) : $0 < $1 }
         case "merchant":
-            let names = ledger.merchants.strings.map { $0.lowercased() }
+            let names = [""] + ledger.merchants.ids.map { ledger.merchants[$0].lowercased() }
             rows.sort { (names[Int(ledger.merchant[$0])], $0) < (names[Int(ledger.merchant[$1])], $1) }
         default:
             // Date order, ties in file order; most files already are in it (or in its reverse).
