@@ -25,6 +25,15 @@ public struct ByteSplice: Sendable {
         self.count = count
     }
 
+    /// `base` with `edits` made, which are already sorted by where they start and do not overlap.
+    public init(_ base: [UInt8], sortedEdits edits: [Edit]) {
+        var count = base.count
+        for e in edits { count += e.bytes.count - (e.end - e.start) }
+        self.base = base
+        self.edits = edits
+        self.count = count
+    }
+
     public var isUnchanged: Bool { edits.isEmpty }
 
     /// Calls `body` with each part of the new bytes, in order (empty parts are skipped).

@@ -33,6 +33,20 @@ enum CSVWriter {
             }
         }
 
+        /// The value's UTF-8, as `value` spells it, built from the tables' bytes.
+        func appendValue(_ ledger: Ledger, _ row: Int, into out: inout [UInt8]) {
+            switch self {
+            case .intent: if let i = ledger.intentValue(row) { out.append(contentsOf: i.description.utf8) }
+            case .category: if ledger.category[row] != 0 { out.append(contentsOf: ledger.categories[ledger.category[row]].name.utf8) }
+            case .tags:
+                for (k, t) in ledger.tagSets[ledger.tagSet[row]].enumerated() {
+                    if k > 0 { out.append(0x3B) } // ;
+                    ledger.tags.withUTF8(t) { out.append(contentsOf: $0) }
+                }
+            case .notes: if ledger.note[row] != 0 { ledger.notes.withUTF8(ledger.note[row]) { out.append(contentsOf: $0) } }
+            }
+        }
+
         func value(_ ledger: Ledger, _ row: Int) -> String {
             switch self {
             case .intent: ledger.intentValue(row)?.description ?? ""
@@ -44,38 +58,62 @@ enum CSVWriter {
     }
 
     static func render(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [UInt8] {
-        try renderWithLayout(bytes, layout: layout, ledger: ledger, changedRows: changedRows).bytes
+        try renderSplice(bytes, layout: layout, ledger: ledger, changedRows: changedRows).splice.bytes
     }
 
-    /// The new bytes, and the layout of the file once written when the header stays as it is (the records'
-    /// offsets shifted by the edits), so a save need not read a million records again; nil when columns were added.
-    static func renderWithLayout(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic)
-        -> (bytes: [UInt8], layout: CSVLayout?)
+    /// The new file as a splice of the old: one edit per changed record, or, when annotation columns are added
+    /// (every record gets their fields), the whole new file and `readBack` (its layout must be read again).
+    static func renderSplice(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic)
+        -> (splice: ByteSplice, readBack: Bool)
     {
-        guard !changedRows.isEmpty else { return (bytes, layout) }
+        guard !changedRows.isEmpty else { return (ByteSplice(bytes), false) }
         // Where each annotation goes: its column, or a new one at the end.
-        var indexOf: [Column: Int] = [:]
+        var columnAt: [Column?] = Array(repeating: nil, count: layout.header.count)
         var added: [Column] = []
-        var next = layout.header.count
         let addsColumns = !addedColumns(layout: layout, ledger: ledger, changedRows: changedRows).isEmpty
         for column in Column.allCases {
             if let i = column.index(in: layout.columns) {
-                indexOf[column] = i
+                while columnAt.count <= i { columnAt.append(nil) }
+                columnAt[i] = column
             } else if addsColumns {
-                indexOf[column] = next
+                columnAt.append(column)
                 added.append(column)
-                next += 1
             }
         }
+        let rows = changedRows.sorted()
+        var writer = RecordWriter(layout: layout, ledger: ledger, columnAt: columnAt)
+        guard added.isEmpty else {
+            return (ByteSplice(try wholeFile(bytes, layout: layout, added: added, rows: rows, writer: &writer)), true)
+        }
+        var edits: [ByteSplice.Edit] = []
+        edits.reserveCapacity(rows.count)
+        try bytes.withUnsafeBufferPointer { buffer throws(Diagnostic) in
+            var previous = -1
+            for row in rows where row != previous {
+                previous = row
+                let range = layout.recordStarts[row]..<layout.recordEnds[row]
+                var out: [UInt8] = []
+                out.reserveCapacity(range.count + 32)
+                try writer.record(buffer, range, row: row, into: &out)
+                edits.append((range.lowerBound, range.upperBound, out))
+            }
+        }
+        return (ByteSplice(bytes, sortedEdits: edits), false)
+    }
+
+    /// The first save that adds annotation columns: the new header, and every record with the new fields.
+    private static func wholeFile(_ bytes: [UInt8], layout: CSVLayout, added: [Column], rows: [Int], writer: inout RecordWriter)
+        throws(Diagnostic) -> [UInt8]
+    {
         let lowercaseHeader = layout.header.allSatisfy { $0 == $0.lowercased() }
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + changedRows.count * 32)
+        out.reserveCapacity(bytes.count + layout.recordStarts.count * (added.count + 8))
         var copied = 0
         func copy(upTo end: Int) {
             if end > copied { out.append(contentsOf: bytes[copied..<end]) }
             copied = max(copied, end)
         }
-        if !added.isEmpty && layout.hasHeader {
+        if layout.hasHeader {
             copy(upTo: layout.headerRange.upperBound)
             let (_, headerQuoted) = bytes.withUnsafeBufferPointer { fieldShape($0, layout.headerRange, layout: layout) }
             for title in added.map({ $0.title(in: layout) }) {
@@ -83,45 +121,48 @@ enum CSVWriter {
                 out.append(contentsOf: try field(lowercaseHeader ? title.lowercased() : title, layout, quoteAll: headerQuoted, row: nil))
             }
         }
-        // When columns are added, every record gets their fields, so the file stays rectangular.
-        let rows = added.isEmpty ? changedRows.sorted() : Array(0..<layout.recordStarts.count)
         var changed = [Bool](repeating: false, count: layout.recordStarts.count)
-        for r in changedRows { changed[r] = true }
-        // The new length of each rewritten record (for the next layout).
-        var newLength: [Int: Int] = [:]
-        for row in rows {
-            let start = layout.recordStarts[row], end = layout.recordEnds[row]
-            copy(upTo: start)
-            if changed[row] {
-                let rewritten = try bytes.withUnsafeBufferPointer { buffer throws(Diagnostic) in
-                    try record(buffer, start..<end, layout: layout, ledger: ledger, row: row, indexOf: indexOf)
+        for r in rows { changed[r] = true }
+        let width = writer.columnAt.count
+        try bytes.withUnsafeBufferPointer { buffer throws(Diagnostic) in
+            for row in 0..<layout.recordStarts.count {
+                let start = layout.recordStarts[row], end = layout.recordEnds[row]
+                copy(upTo: start)
+                if changed[row] {
+                    try writer.record(buffer, start..<end, row: row, into: &out)
+                } else {
+                    copy(upTo: end)
+                    let (count, quoteAll) = fieldShape(buffer, start..<end, layout: layout)
+                    for _ in min(count, width)..<width {
+                        out.append(layout.delimiter)
+                        if quoteAll { out.append(contentsOf: [0x22, 0x22]) }
+                    }
                 }
-                out.append(contentsOf: rewritten)
-                if added.isEmpty { newLength[row] = rewritten.count }
-            } else {
-                copy(upTo: end)
-                let (count, quoteAll) = bytes.withUnsafeBufferPointer { fieldShape($0, start..<end, layout: layout) }
-                for _ in min(count, next)..<next {
-                    out.append(layout.delimiter)
-                    if quoteAll { out.append(contentsOf: [0x22, 0x22]) }
-                }
+                copied = end
             }
-            copied = end
         }
         copy(upTo: bytes.count)
-        guard added.isEmpty else { return (out, nil) }
-        var shifted = layout
-        var delta = 0
-        for r in 0..<layout.recordStarts.count {
-            shifted.recordStarts[r] = layout.recordStarts[r] + delta
-            if let n = newLength[r] {
-                delta += n - (layout.recordEnds[r] - layout.recordStarts[r])
-                shifted.recordEnds[r] = shifted.recordStarts[r] + n
-            } else {
-                shifted.recordEnds[r] = layout.recordEnds[r] + delta
+        return out
+    }
+
+    /// The records' offsets once `edits` (one per rewritten record, sorted, as `renderSplice` makes them) are made:
+    /// shifted in place, so a save need not read a million records again.
+    static func shift(_ layout: inout CSVLayout, by edits: [ByteSplice.Edit]) {
+        var k = 0, delta = 0
+        let n = layout.recordStarts.count
+        layout.recordStarts.withUnsafeMutableBufferPointer { starts in
+            layout.recordEnds.withUnsafeMutableBufferPointer { ends in
+                for r in 0..<n {
+                    let start = starts[r], end = ends[r]
+                    starts[r] = start + delta
+                    if k < edits.count && edits[k].start == start {
+                        delta += edits[k].bytes.count - (end - start)
+                        k += 1
+                    }
+                    ends[r] = end + delta
+                }
             }
         }
-        return (out, shifted)
     }
 
     /// How many fields a record has, and whether it quotes every one.
@@ -143,29 +184,68 @@ enum CSVWriter {
         return missing.map { $0.title(in: layout) }
     }
 
-    /// One record with its annotation fields replaced; other fields keep their bytes.
-    static func record(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, layout: CSVLayout, ledger: Ledger, row: Int,
-                       indexOf: [Column: Int]) throws(Diagnostic) -> [UInt8] {
-        var scanner = CSVReader.Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound,
-                                        line: 0, delimiter: layout.delimiter)
+    /// Rewrites records: the annotation fields replaced, every other field's bytes kept.
+    struct RecordWriter {
+        let layout: CSVLayout
+        let ledger: Ledger
+        /// The annotation each field position holds (nil: a field of the bank's, kept as it is).
+        let columnAt: [Column?]
+        /// Every record is written with at least this many fields (up to the last annotation's).
+        let needed: Int
+        /// Reused from record to record.
         var refs: [FieldRef] = []
-        var recordEnd = 0
-        _ = try? scanner.next(into: &refs, recordEnd: &recordEnd)
-        var fields: [[UInt8]] = refs.map { f in
-            f.quoted ? Array(bytes[(f.start - 1)..<(f.end + 1)]) : Array(bytes[f.start..<f.end])
+        var value: [UInt8] = []
+
+        init(layout: CSVLayout, ledger: Ledger, columnAt: [Column?]) {
+            self.layout = layout
+            self.ledger = ledger
+            self.columnAt = columnAt
+            needed = columnAt.lastIndex { $0 != nil }.map { $0 + 1 } ?? 0
         }
-        let quoteAll = !refs.isEmpty && refs.allSatisfy(\.quoted)
-        let needed = (indexOf.values.max() ?? 0) + 1
-        while fields.count < needed { fields.append(quoteAll ? [0x22, 0x22] : []) }
-        for (column, i) in indexOf {
-            fields[i] = try field(column.value(ledger, row), layout, quoteAll: quoteAll, row: row)
+
+        /// Appends the record at `range` with its annotation fields replaced.
+        mutating func record(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, row: Int, into out: inout [UInt8])
+            throws(Diagnostic)
+        {
+            var scanner = CSVReader.Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound,
+                                            line: 0, delimiter: layout.delimiter)
+            var recordEnd = 0
+            refs.removeAll(keepingCapacity: true)
+            _ = try? scanner.next(into: &refs, recordEnd: &recordEnd)
+            let quoteAll = !refs.isEmpty && refs.allSatisfy(\.quoted)
+            for i in 0..<max(refs.count, needed) {
+                if i > 0 { out.append(layout.delimiter) }
+                if i < columnAt.count, let column = columnAt[i] {
+                    value.removeAll(keepingCapacity: true)
+                    column.appendValue(ledger, row, into: &value)
+                    try CSVWriter.appendField(value, layout, quoteAll: quoteAll, row: row, into: &out)
+                } else if i < refs.count {
+                    let f = refs[i]
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: f.quoted ? bytes[(f.start - 1)..<(f.end + 1)] : bytes[f.start..<f.end]))
+                } else if quoteAll {
+                    out.append(contentsOf: [0x22, 0x22])
+                }
+            }
         }
-        var out: [UInt8] = []
-        for (i, f) in fields.enumerated() {
-            if i > 0 { out.append(layout.delimiter) }
-            out.append(contentsOf: f)
+    }
+
+    /// Appends a field's value (UTF-8) in the file's encoding, quoted when it must be (or when the record quotes
+    /// every field). A character Windows-1252 cannot hold is refused.
+    static func appendField(_ utf8: [UInt8], _ layout: CSVLayout, quoteAll: Bool, row: Int?, into out: inout [UInt8]) throws(Diagnostic) {
+        if layout.encoding == .windows1252 {
+            out.append(contentsOf: try field(String(decoding: utf8, as: UTF8.self), layout, quoteAll: quoteAll, row: row))
+            return
         }
-        return out
+        let delimiter = layout.delimiter
+        let needs = quoteAll || utf8.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            || utf8.first == 0x20 || utf8.last == 0x20
+        guard needs else { out.append(contentsOf: utf8); return }
+        out.append(0x22)
+        for b in utf8 {
+            out.append(b)
+            if b == 0x22 { out.append(0x22) }
+        }
+        out.append(0x22)
     }
 
     /// A field's bytes in the file's encoding, quoted when it must be (or when

@@ -64,10 +64,9 @@ struct CSVHandler: FormatHandler {
     {
         guard case .csv(let csv) = document.layout else { return .init(outputs: [.init(path: nil, bytes: document.bytes)], next: .document(document)) }
         // When the header changes (added columns) the document is read back after the save; otherwise the
-        // records' offsets are shifted by the edits.
-        let (bytes, next) = try CSVWriter.renderWithLayout(document.bytes, layout: csv, ledger: ledger, changedRows: changedRows)
-        return .init(outputs: [LedgerDocument.Output(path: nil, bytes: bytes)],
-                     next: next.map { .document(LedgerDocument(format: .csv, bytes: bytes, layout: .csv($0))) } ?? .readBack)
+        // edits are made to the document's own bytes and the records' offsets shifted by them.
+        let (splice, readBack) = try CSVWriter.renderSplice(document.bytes, layout: csv, ledger: ledger, changedRows: changedRows)
+        return .init(outputs: [LedgerDocument.Output(path: nil, content: splice)], next: readBack ? .readBack : .csv(splice.edits))
     }
 }
 

@@ -159,6 +159,8 @@ public struct LedgerDocument: Sendable {
             case document(LedgerDocument)
             /// A journal's or beancount file's edits, made to the rendered document's own bytes and layout.
             case text(TextWriter.Changes)
+            /// A CSV file's edits (one per rewritten record), made the same way.
+            case csv([ByteSplice.Edit])
         }
 
         /// The main file first, then the included files that changed.
@@ -190,6 +192,15 @@ public struct LedgerDocument: Sendable {
                 taken = .empty(taken.format)
                 TextWriter.apply(changes, to: &layout)
                 return LedgerDocument(format: old.format, bytes: layout.files.first?.bytes ?? [], layout: .text(layout))
+            case .csv(let edits):
+                var taken = LedgerDocument.empty(old.format)
+                swap(&taken, &old)
+                guard case .csv(var layout) = taken.layout else { return nil }
+                var bytes = taken.bytes
+                taken = .empty(taken.format)
+                ByteSplice.apply(edits, to: &bytes)
+                CSVWriter.shift(&layout, by: edits)
+                return LedgerDocument(format: .csv, bytes: bytes, layout: .csv(layout))
             }
         }
     }

@@ -17,8 +17,8 @@ import Darwin
 /// and the first spelling seen is kept for display (tags, categories).
 public struct StringTable: Sendable {
     /// The texts' UTF-8, concatenated; id's text is `bytes[starts[id]..<starts[id + 1]]` (id 0 is empty).
-    private var bytes: [UInt8] = []
-    private var starts: [Int] = [0, 0]
+    @usableFromInline private(set) var bytes: [UInt8] = []
+    @usableFromInline private(set) var starts: [Int] = [0, 0]
     /// Open-addressing slots holding id+0 (0 = empty).
     private var slots: [UInt32] = Array(repeating: 0, count: 64)
     private var hashes: [UInt64] = [0]
@@ -43,7 +43,7 @@ public struct StringTable: Sendable {
     }
 
     /// Reads the UTF-8 of `id`'s text in place.
-    @inline(__always)
+    @inlinable
     public func withUTF8<R>(_ id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let start = starts[Int(id)], end = starts[Int(id) + 1]
         return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
@@ -54,6 +54,7 @@ public struct StringTable: Sendable {
 
     /// Every text's UTF-8 in one buffer, with `starts` (ids index it as in `withUTF8`): for
     /// passes over the whole table that should not pay a closure call per id.
+    @inlinable
     public func withAllUTF8<R>(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<Int>) throws -> R) rethrows -> R {
         try bytes.withUnsafeBufferPointer { b in try starts.withUnsafeBufferPointer { try body(b, $0) } }
     }

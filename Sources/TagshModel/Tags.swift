@@ -54,8 +54,8 @@ public enum TagName {
 /// about 16 bytes a set, not a heap object a set. `table[id]` is a slice of that run.
 public struct TagSetTable: Sendable {
     /// The sets' tag ids, concatenated; set `id` is `members[starts[id]..<starts[id + 1]]`. Set 0 is the empty set.
-    private var members: [UInt32] = []
-    private var starts: [Int] = [0, 0]
+    @usableFromInline private(set) var members: [UInt32] = []
+    @usableFromInline private(set) var starts: [Int] = [0, 0]
     /// Open addressing on the sets' hashes: slot → set id + 1 (0 = empty). Not a `Dictionary` keyed by
     /// arrays: a CSV export with a million distinct tag sets spent a fifth of its reading hashing them.
     private var slots: [UInt32] = Array(repeating: 0, count: 64)
@@ -68,6 +68,7 @@ public struct TagSetTable: Sendable {
     }
 
     public var count: Int { starts.count - 1 }
+    @inlinable
     public subscript(id: UInt32) -> ArraySlice<UInt32> { members[starts[Int(id)]..<starts[Int(id) + 1]] }
 
     public mutating func intern(_ tags: [UInt32]) -> UInt32 {

@@ -52,18 +52,28 @@ enum HistoryFile {
     }
 
     static func escape(_ s: String) -> String {
-        guard s.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return s }
-        var out = ""
-        for c in s {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.append(c)
+        guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return s }
+        var out: [UInt8] = []
+        var copy = s
+        copy.withUTF8 { escape($0, into: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` escaped: byte by byte, so a CR LF pair (one `Character` in Swift) is escaped too.
+    static func escape(_ text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        guard text.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+            out.append(contentsOf: text)
+            return
+        }
+        for b in text {
+            switch b {
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x09: out += [0x5C, 0x74]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            default: out.append(b)
             }
         }
-        return out
     }
 
     static func unescape(_ s: Substring) -> String {
@@ -134,8 +144,8 @@ enum HistoryFile {
             line("C\t\(id)\t" + (c.isDeleted ? "D\t" : "L\t") + escape(c.name))
         }
         func decimal(_ value: Int) { out.append(contentsOf: String(value).utf8) }
-        // A step that tags 100,000 rows names the same few tag sets 200,000 times: each is spelled once.
-        var tagSetText: [UInt32: [UInt8]] = [:]
+        // Tag sets are spelled from the tags' bytes straight into the output: a step that tags a million rows
+        // of a file whose every row has its own set names two million sets.
         for step in steps {
             line("S\t\(step.time)\t" + [step.command, step.replay, step.summary].map(escape).joined(separator: "\t"))
             let c = step.changes
@@ -145,11 +155,11 @@ enum HistoryFile {
                     switch field {
                     case .intent, .category: decimal(Int(v))
                     case .tags:
-                        if let known = tagSetText[v] { out.append(contentsOf: known); return }
-                        let text = Array(escape(ledger.tagSets[v].map { ledger.tags[$0] }.joined(separator: String(tagSeparator))).utf8)
-                        tagSetText[v] = text
-                        out.append(contentsOf: text)
-                    case .note: if v != 0 { out.append(contentsOf: escape(ledger.notes[v]).utf8) }
+                        for (k, t) in ledger.tagSets[v].enumerated() {
+                            if k > 0 { out.append(0x1F) } // tagSeparator
+                            ledger.tags.withUTF8(t) { escape($0, into: &out) }
+                        }
+                    case .note: if v != 0 { ledger.notes.withUTF8(v) { escape($0, into: &out) } }
                     }
                 }
                 out.append(0x52) // R

@@ -191,4 +191,57 @@ struct SaveSpliceTests {
             loaded.document = next
         }
     }
+
+    /// A bank export with every annotation column already there (so no save adds one and the document is not read
+    /// back): quoted fields, a record that quotes every field, CRLF line ends and a footer.
+    static let csv = "Date,Description,Amount,Intent,Category,Tags,Notes\r\n"
+        + "2024-01-02,\"REWE, Berlin\",-12.50,,,trip:paris,\r\n"
+        + "\"2024-01-03\",\"STARBUCKS\",\"-4.20\",\"\",\"\",\"\",\"\"\r\n"
+        + "2024-01-04,UBER,-9.00,want,,,\r\n"
+        + "2024-01-05,LAST,-1.00,,,,\"say \"\"hi\"\"\"\r\n"
+        + "Total,,-26.70,,,,\r\n"
+
+    /// Three saves of a CSV file in one session: after each, the document the save leaves (its bytes edited in place,
+    /// its records' offsets shifted) is the one reading the written file gives.
+    @Test func theCSVDocumentASaveLeavesIsTheFileItWrote() throws {
+        func read(_ bytes: [UInt8]) throws -> LoadedLedger {
+            try LedgerDocument.read(bytes, fileName: "/ledgers/bank.csv", format: .csv, options: ReadOptions())
+        }
+        var loaded = try read(Array(Self.csv.utf8))
+        var ledger = loaded.ledger
+        let last = ledger.count - 1
+        let steps: [(rows: [Int], change: (inout Ledger, Int) -> Void)] = [
+            ([0, last], { l, r in l.tagSet[r] = l.internTagSet(["coffee", "a longer tag name"]) }),
+            ([1, 2], { l, r in l.category[r] = l.categories.intern(r == 1 ? "Fees" : "Late"); l.note[r] = l.notes.intern("paid, \"cash\"") }),
+            ([0, 1, last], { l, r in l.tagSet[r] = 0; l.intent[r] = Intent.need.rawValue; l.note[r] = 0 }),
+        ]
+        for (n, step) in steps.enumerated() {
+            for r in step.rows { step.change(&ledger, r) }
+            var rendered = try loaded.document.renderForSave(ledger, changedRows: step.rows)
+            let main = rendered.main.bytes
+            #expect(rendered.knowsNext, "save \(n + 1)")
+            let made = rendered.nextDocument(from: &loaded.document)
+            let next = try #require(made)
+            #expect(next.bytes == main, "save \(n + 1)")
+            let reread = try read(main)
+            guard case .csv(let got) = next.layout, case .csv(let want) = reread.document.layout else {
+                Issue.record("not a CSV layout")
+                return
+            }
+            #expect(got.recordStarts == want.recordStarts, "save \(n + 1)")
+            #expect(got.recordEnds == want.recordEnds, "save \(n + 1)")
+            for r in 0..<ledger.count {
+                #expect(reread.ledger.tagNames(r) == ledger.tagNames(r), "save \(n + 1), row \(r + 1)")
+                #expect(reread.ledger.note[r] == 0 ? ledger.note[r] == 0 : reread.ledger.notes[reread.ledger.note[r]] == ledger.notes[ledger.note[r]],
+                        "save \(n + 1), row \(r + 1)")
+                #expect(reread.ledger.intent[r] == ledger.intent[r], "save \(n + 1), row \(r + 1)")
+            }
+            loaded.document = next
+        }
+        // Only the changed records changed: the footer and the untouched record are as they were.
+        let text = String(decoding: loaded.document.bytes, as: UTF8.self)
+        #expect(text.hasSuffix("\r\nTotal,,-26.70,,,,\r\n"))
+        #expect(text.contains("\r\n2024-01-04,UBER,-9.00,want,Late,,\"paid, \"\"cash\"\"\"\r\n"))
+        #expect(text.contains("\r\n\"2024-01-03\",\"STARBUCKS\",\"-4.20\",\"need\",\"Fees\",\"\",\"\"\r\n"))
+    }
 }

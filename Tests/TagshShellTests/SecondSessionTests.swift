@@ -789,4 +789,13 @@ struct HistoryVersionTests {
         #expect(t.execute("undo") == .ok)
         #expect(t.ledger?.transaction(0).tags == [])
     }
+
+    /// A CR LF pair is one `Character` in Swift: escaping by characters left it raw in the history file.
+    @Test func theHistoryFileEscapesEveryLineBreakByte() {
+        let text = "a\r\nb\\c\td\re\n"
+        let escaped = HistoryFile.escape(text)
+        #expect(!escaped.utf8.contains(0x0A) && !escaped.utf8.contains(0x0D) && !escaped.utf8.contains(0x09))
+        #expect(HistoryFile.unescape(Substring(escaped)) == text)
+        #expect(HistoryFile.escape("plain") == "plain")
+    }
 }

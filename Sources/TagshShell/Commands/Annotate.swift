@@ -33,19 +33,21 @@ extension Commands {
         var sets = ledger.tagSets
         let addIDs = adds.map { tagsTable.intern($0) }
         let removeIDs = Set(removes.compactMap { tagsTable.id(of: $0) })
-        // Each distinct tag set is worked out once, whatever the number of rows.
-        var result: [UInt32: UInt32] = [:]
+        // Each distinct tag set is worked out once, whatever the number of rows (UInt32.max: not yet).
+        var result = [UInt32](repeating: .max, count: sets.count)
+        var ids: [UInt32] = []
         var changes = ChangeSet()
         var overflow: [Int] = []
         let maxTags = session.settings.maxTags
         for row in rows {
             let old = ledger.tagSet[row]
-            let new: UInt32
-            if let known = result[old] { new = known } else {
-                var ids = sets[old].filter { !removeIDs.contains($0) }
+            var new = result[Int(old)]
+            if new == .max {
+                ids.removeAll(keepingCapacity: true)
+                for id in sets[old] where !removeIDs.contains(id) { ids.append(id) }
                 for id in addIDs where !ids.contains(id) { ids.append(id) }
                 new = sets.intern(ids)
-                result[old] = new
+                result[Int(old)] = new
             }
             if sets[new].count > maxTags && sets[new].count > sets[old].count { overflow.append(row + 1) }
             changes.record(row: row, field: .tags, before: old, after: new)
