@@ -107,27 +107,37 @@ public struct StringTable: Sendable {
 
     private func find(key: UnsafeBufferPointer<UInt8>) -> (id: UInt32?, slot: Int, hash: UInt64) {
         let hash = StringTable.hash(key)
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        let (stored, bounds) = caseInsensitive ? (keyBytes, keyStarts) : (bytes, starts)
-        return stored.withUnsafeBufferPointer { stored in
-            bounds.withUnsafeBufferPointer { bounds in
-                hashes.withUnsafeBufferPointer { hashes in
-                    slots.withUnsafeBufferPointer { slots in
-                        while true {
-                            let id = slots[slot]
-                            if id == 0 { return (nil, slot, hash) }
-                            if hashes[Int(id)] == hash {
-                                let start = bounds[Int(id)], end = bounds[Int(id) + 1]
-                                if end - start == key.count && (key.count == 0 || bytesEqual(stored, start, key)) {
-                                    return (id, slot, hash)
-                                }
-                            }
-                            slot = (slot + 1) & mask
-                        }
+        let found: (UInt32?, Int) = hashes.withUnsafeBufferPointer { hashes in
+            slots.withUnsafeBufferPointer { slots in
+                // A case-sensitive table looks up by its texts, a case-insensitive one by its folded keys.
+                if caseInsensitive {
+                    return keyBytes.withUnsafeBufferPointer { stored in
+                        keyStarts.withUnsafeBufferPointer { StringTable.probe(key, hash, slots, hashes, stored, $0) }
                     }
                 }
+                return bytes.withUnsafeBufferPointer { stored in
+                    starts.withUnsafeBufferPointer { StringTable.probe(key, hash, slots, hashes, stored, $0) }
+                }
             }
+        }
+        return (found.0, found.1, hash)
+    }
+
+    /// The id stored under `key`, or the empty slot where it would go.
+    @inline(__always)
+    private static func probe(_ key: UnsafeBufferPointer<UInt8>, _ hash: UInt64, _ slots: UnsafeBufferPointer<UInt32>,
+                              _ hashes: UnsafeBufferPointer<UInt64>, _ stored: UnsafeBufferPointer<UInt8>,
+                              _ bounds: UnsafeBufferPointer<Int>) -> (UInt32?, Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let id = slots[slot]
+            if id == 0 { return (nil, slot) }
+            if hashes[Int(id)] == hash {
+                let start = bounds[Int(id)], end = bounds[Int(id) + 1]
+                if end - start == key.count && (key.count == 0 || bytesEqual(stored, start, key)) { return (id, slot) }
+            }
+            slot = (slot + 1) & mask
         }
     }
 
