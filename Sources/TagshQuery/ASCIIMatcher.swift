@@ -104,9 +104,36 @@ public struct ASCIIMatcher: Sendable {
     /// Whether `text` matches; nil when the text is not all printable ASCII and the full engine must decide.
     @inline(__always)
     public func matches(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
-        for b in text where b < 0x20 || b >= 0x7F { return nil }
+        guard ASCIIMatcher.isPrintableASCII(text) else { return nil }
         for a in alternatives where ASCIIMatcher.matches(a, text) { return true }
         return false
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether some byte of `w` is zero (exact as to whether; which byte is not needed here).
+    @inline(__always)
+    private static func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+
+    /// Every byte in 0x20...0x7E, eight bytes at a time.
+    @inline(__always)
+    static func isPrintableASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let n = text.count
+        var i = 0
+        while i + 8 <= n {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            // A byte at 0x80 or over; under 0x20 (with none at 0x80 or over, the borrow trick is exact); 0x7F.
+            if w & highs != 0 || (w &- 0x2020_2020_2020_2020) & ~w & highs != 0 || hasZero(w ^ 0x7F7F_7F7F_7F7F_7F7F) { return false }
+            i += 8
+        }
+        while i < n {
+            if base[i] < 0x20 || base[i] >= 0x7F { return false }
+            i += 1
+        }
+        return true
     }
 
     @inline(__always)
@@ -124,8 +151,15 @@ public struct ASCIIMatcher: Sendable {
             if m == 0 { return true }
             let first = lit[0]
             let firstUpper = first &- 0x61 < 26 ? first & ~0x20 : first
+            let lower = UInt64(first) &* ones, upper = UInt64(firstUpper) &* ones
+            let raw = UnsafeRawPointer(text.baseAddress!)
             var i = 0
-            while i + m <= n {
+            while i <= n - m {
+                // Eight bytes with neither spelling of the first byte are skipped at once.
+                if i + 8 <= n {
+                    let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    if !hasZero(w ^ lower) && !hasZero(w ^ upper) { i += 8; continue }
+                }
                 let b = text[i]
                 if (b == first || b == firstUpper) && equal(at: i) { return true }
                 i += 1

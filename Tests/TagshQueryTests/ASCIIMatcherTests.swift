@@ -8,6 +8,10 @@ import TagshModel
     static let texts = [
         "", "STARBUCKS 1234", "starbucks", "Starbucks Coffee", "THE STARBUCKS", "STAR", "ST", "a.b", "axb", "$5 OFF", "PRICE $5",
         "UBER *TRIP", "UBERTRIP", "c:/temp", "A-B", "Café Nero", "KIOSK", "\u{212A}IOSK", "tab\there", "straße", "AMAZON MKTP US",
+        // Longer than a word of eight bytes, with the match (or a near miss) at every kind of place.
+        "PARKING INSURANCE 0007, OSLO CARD PAYMENT REF 9563534503", "AIRLINE COFFEE 0000, MADRID CARD PAYMENT REF STARBUCK",
+        "CARD PAYMENT REF 0000000 STARBUCKS", "SSSSSSSSSSSSSSSSSSSTAR", "sssssssstarbucks coffee 1234 kiosk", "KIOSK KIOSK KIOSK KIOS",
+        "A PRICE OF $5 AND MORE TEXT", "LONG TEXT WITH DEL \u{7F} IN IT", "LONG TEXT WITH A NEWLINE\nIN IT", "0123456789abcdef a.b",
     ]
 
     @Test(arguments: [
