@@ -167,4 +167,126 @@ public struct ASCIIMatcher: Sendable {
             return false
         }
     }
+
+    // MARK: - literals a regular expression requires
+
+    /// The literal runs (lower-cased ASCII) that every match of a regular expression contains: a text that is
+    /// printable ASCII and lacks one of them cannot match, and need not go to the engine. `/st.r/` requires `st`
+    /// and `r`; `/colou?r/` requires `colo` and `r`; `/^uber (eats|trip)/` requires `uber ` (a group ends the
+    /// scan). Nil when there is none, or when the source holds what this does not follow closely enough to be
+    /// sure (`|` outside a group, flags such as `(?x)`, `\Q`, POSIX classes, letters beyond ASCII, which may fold to ASCII ones).
+    static func requiredLiterals(ofRegex source: String) -> [[UInt8]]? {
+        let b = Array(source.utf8)
+        let special = Set("\\.^$*+?()[]{}|#".utf8)
+        if b.contains(where: { $0 >= 0x80 || $0 < 0x20 }) || alternatesAtTheTop(b) { return nil }
+        if source.contains("(?") || source.contains("\\Q") || source.contains("[:") || source.contains("[=") || source.contains("[.") {
+            return nil
+        }
+        var runs: [[UInt8]] = []
+        var run: [UInt8] = []
+        func finish() {
+            if !run.isEmpty { runs.append(run) }
+            run = []
+        }
+        func lower(_ c: UInt8) -> UInt8 { c &- 0x41 < 26 ? c | 0x20 : c }
+        var i = 0
+        scan: while i < b.count {
+            let c = b[i]
+            switch c {
+            case UInt8(ascii: "\\"):
+                guard i + 1 < b.count else { return nil }
+                let e = b[i + 1]
+                if special.contains(e) || e == UInt8(ascii: "/") || e == UInt8(ascii: "-") {
+                    run.append(e)
+                } else if "dDwWsSbBhHvVRXntrfeaAzZG".utf8.contains(e) {
+                    finish() // a class or an anchor, with no argument
+                } else {
+                    return nil // \x41, \u{41}, \1, \p{L}, \k<name>...: escapes whose arguments this does not read
+                }
+                i += 2
+            case UInt8(ascii: "*"), UInt8(ascii: "?"):
+                // The atom before is optional: a literal one leaves the run.
+                if i > 0 && !run.isEmpty && !isQuantifierOrClose(b, i - 1) { run.removeLast() }
+                finish()
+                i += 1
+                if i < b.count && (b[i] == UInt8(ascii: "?") || b[i] == UInt8(ascii: "+")) { i += 1 } // lazy or possessive
+            case UInt8(ascii: "+"):
+                // At least once: the literal stays, but what follows may not come right after it.
+                finish()
+                i += 1
+                if i < b.count && (b[i] == UInt8(ascii: "?") || b[i] == UInt8(ascii: "+")) { i += 1 }
+            case UInt8(ascii: "{"):
+                // A counted repeat may be zero: the atom before leaves the run, as for `*`.
+                guard let close = b[i...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+                if !run.isEmpty && !isQuantifierOrClose(b, i - 1) { run.removeLast() }
+                finish()
+                i = close + 1
+                if i < b.count && (b[i] == UInt8(ascii: "?") || b[i] == UInt8(ascii: "+")) { i += 1 }
+            case UInt8(ascii: "["):
+                // A class: one character, not a literal. Find its end (`]` first, or after `^`, is a member).
+                finish()
+                var j = i + 1
+                if j < b.count && b[j] == UInt8(ascii: "^") { j += 1 }
+                if j < b.count && b[j] == UInt8(ascii: "]") { j += 1 }
+                while j < b.count && b[j] != UInt8(ascii: "]") {
+                    if b[j] == UInt8(ascii: "\\") { j += 1 }
+                    if b[j] == UInt8(ascii: "[") { return nil } // nested or set operations
+                    j += 1
+                }
+                guard j < b.count else { return nil }
+                i = j + 1
+                // A class followed by a quantifier changes nothing already in the runs.
+            case UInt8(ascii: "("):
+                // Groups are not followed: the runs so far are required whatever comes after.
+                finish()
+                break scan
+            case UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: ")"), UInt8(ascii: "#"):
+                finish()
+                i += 1
+            default:
+                run.append(lower(c))
+                i += 1
+            }
+        }
+        finish()
+        return runs.isEmpty ? nil : runs
+    }
+
+    /// Whether a `|` stands outside every group (so no literal is required by the whole expression), or the
+    /// groups and classes do not close; a `|` inside a group is fine, since the scan stops at the first group.
+    private static func alternatesAtTheTop(_ b: [UInt8]) -> Bool {
+        var depth = 0, j = 0
+        while j < b.count {
+            switch b[j] {
+            case UInt8(ascii: "\\"): j += 1
+            case UInt8(ascii: "["):
+                j += 1
+                if j < b.count && b[j] == UInt8(ascii: "^") { j += 1 }
+                if j < b.count && b[j] == UInt8(ascii: "]") { j += 1 }
+                while j < b.count && b[j] != UInt8(ascii: "]") { if b[j] == UInt8(ascii: "\\") { j += 1 }; j += 1 }
+                if j >= b.count { return true }
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"): depth -= 1; if depth < 0 { return true }
+            case UInt8(ascii: "|"): if depth == 0 { return true }
+            default: break
+            }
+            j += 1
+        }
+        return depth != 0
+    }
+
+    /// Whether the byte at `j` ends a quantifier or a class or group (so a following quantifier is not about a
+    /// literal in the run): `]`, `)`, `}`, `*`, `+`, `?`. An escaped one (`\?`) is a literal.
+    private static func isQuantifierOrClose(_ b: [UInt8], _ j: Int) -> Bool {
+        guard "])}*+?".utf8.contains(b[j]) else { return false }
+        var slashes = 0
+        var k = j - 1
+        while k >= 0 && b[k] == UInt8(ascii: "\\") { slashes += 1; k -= 1 }
+        return slashes % 2 == 0
+    }
+
+    /// Whether `text` (printable ASCII) holds every one of `literals` (lower-cased), ignoring ASCII case.
+    static func containsAll(_ literals: [[UInt8]], _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        literals.allSatisfy { matches(Alternative(literal: $0, anchoredStart: false, anchoredEnd: false), text) }
+    }
 }

@@ -133,12 +133,33 @@ public struct QueryEvaluator {
                     if let m = ascii.matches(text) { t[Int(id)] = m } else { undecided.append(id) }
                 }
             }
-            for id in undecided { t[Int(id)] = TextPattern.slowMatch(pattern, strings[id]) }
+            QueryEvaluator.test(undecided, strings, pattern, into: &t)
+        } else if case .regex(let r) = pattern, let required = ASCIIMatcher.requiredLiterals(ofRegex: r.source) {
+            // Only texts holding every literal the expression requires go to the engine (texts beyond ASCII all do).
+            var candidates: [UInt32] = []
+            strings.withAllUTF8 { bytes, starts in
+                for id in strings.ids {
+                    let text = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+                    if !ASCIIMatcher.isPrintableASCII(text) || ASCIIMatcher.containsAll(required, text) { candidates.append(id) }
+                }
+            }
+            QueryEvaluator.test(candidates, strings, pattern, into: &t)
         } else {
-            for id in strings.ids { t[Int(id)] = TextPattern.slowMatch(pattern, strings[id]) }
+            QueryEvaluator.test(Array(strings.ids), strings, pattern, into: &t)
         }
         if case .contains("") = pattern { t[0] = true }
         return t
+    }
+
+    /// The full test (the regex engine, or a lower-cased `String`) on these texts; on both cores when they are
+    /// many, the other core with its own compiled expression (nothing of the engine's is shared between threads).
+    static func test(_ ids: [UInt32], _ strings: StringTable, _ pattern: TextPattern, into t: inout [Bool]) {
+        let halves = Parallel.halves(ids.count, threshold: 20_000) { range in
+            var own = pattern
+            if range.lowerBound > 0, case .regex(let r) = pattern, let again = try? Regex(r.source) { own = .regex(again) }
+            return ids[range].filter { TextPattern.slowMatch(own, strings[$0]) }
+        }
+        for half in halves { for id in half { t[Int(id)] = true } }
     }
 
     /// Rows whose value in `column` is marked true in `table`.

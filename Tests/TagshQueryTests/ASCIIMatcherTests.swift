@@ -60,4 +60,55 @@ import TagshModel
             #expect(rows == expected, "\(source)")
         }
     }
+
+    @Test(arguments: [
+        ("st.r", ["st", "r"]), ("colou?r", ["colo", "r"]), ("ab+c", ["ab", "c"]), ("^uber (eats|trip)", ["uber "]),
+        ("a{2,3}b", ["b"]), ("amazon.*prime", ["amazon", "prime"]), ("\\d+ STAR", [" star"]), ("star\\.com$", ["star.com"]),
+        ("x[]a]y", ["x", "y"]), ("x[^]a]*y", ["x", "y"]), ("a*?b", ["b"]), ("\\?x?", ["?"]), ("[0-9]{4} kiosk", [" kiosk"]),
+        ("star\\s*bucks", ["star", "bucks"]), ("ub[eo]r", ["ub", "r"]),
+    ])
+    func theLiteralsARegexRequires(source: String, expected: [String]) {
+        #expect(ASCIIMatcher.requiredLiterals(ofRegex: source)?.map { String(decoding: $0, as: UTF8.self) } == expected)
+    }
+
+    @Test(arguments: ["a|b", "ab(c)|d", "ab(c|d", "(?x)s t", "\\Qa.b\\E", "[[:alpha:]]x", "caf\u{e9}", "\\x41", "\\u{41}bc", "(ab)\\1", "\\p{L}x", ".*", "[a-z]+"])
+    func noLiteralsAreClaimedForWhatIsNotFollowed(source: String) {
+        #expect(ASCIIMatcher.requiredLiterals(ofRegex: source) == nil)
+    }
+
+    /// Wherever the prefilter turns a text away, the engine would not have matched it.
+    @Test func aTextWithoutTheRequiredLiteralsNeverMatches() throws {
+        let sources = ["st.r", "colou?r", "ab+c", "^uber (eats|trip)", "a{2,3}b", "star.*card", "\\d+ STAR", "k.osk", "s+tar", "ta?r",
+                       "\\$5", "ST[A-Z]R", "[ck]iosk", "t\\w+p"]
+        let texts = Self.texts + ["COLOR", "colour", "abbbc", "ac", "UBER EATS", "uber trip 2", "aab", "b", "STARBUCKS CARD", "12 star",
+                                  "k1osk", "sssstar", "tr", "tar", "STXR", "KIOSK", "trip", "top"]
+        for source in sources {
+            let regex = try Regex(source)
+            guard let required = ASCIIMatcher.requiredLiterals(ofRegex: source) else { Issue.record("no literals for \(source)"); continue }
+            for text in texts {
+                var copy = text
+                let rejected = copy.withUTF8 { ASCIIMatcher.isPrintableASCII($0) && !ASCIIMatcher.containsAll(required, $0) }
+                if rejected { #expect(!regex.matches(text), "/\(source)/ on \(text)") }
+            }
+        }
+    }
+
+    /// Over 20,000 distinct texts the engine runs on both cores; the rows are the ones a test of each text gives.
+    @Test func aTableLargeEnoughForTwoCoresGivesTheSameRows() throws {
+        var ledger = Ledger()
+        for i in 0..<30_000 {
+            let text = (i % 7 == 0 ? "Café " : "SHOP ") + String(i) + (i % 3 == 0 ? " STAR" : " KIOSK")
+            ledger.append(day: Day(iso: "2024-01-05")!, merchant: ledger.merchants.intern(text), amount: Amount(units: -100, scale: 2),
+                          currency: 0, account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
+        }
+        for source in ["'desc:/[0-9]5 star/'", "'desc:/caf. 1/'", "'desc:/shop 2.*kiosk/'", "'desc:/\\d{4}1 kiosk$/'",
+                       "'desc:/^[a-z]+ [0-9]*5/'", "'desc:/[0-9]{3}[05] [ks]/'"] {
+            let q = try parse(source)
+            guard case .term(.merchant(let p)) = q else { Issue.record("not a merchant test: \(source)"); continue }
+            let rows = QueryEvaluator(ledger: ledger).rows(matching: q).rows
+            let expected = (0..<ledger.count).filter { TextPattern.slowMatch(p, ledger.merchants[ledger.merchant[$0]]) }
+            #expect(rows == expected, "\(source)")
+            #expect(!rows.isEmpty && rows.count < ledger.count, "\(source): \(rows.count) rows")
+        }
+    }
 }

@@ -3,10 +3,10 @@ import Dispatch
 /// Work split in two, the second part on another thread: this machine's two
 /// cores. Callers merge what the parts return in order, so that the result is
 /// what one loop over the whole would have given.
-enum Parallel {
+public enum Parallel {
     /// Runs `background` on another thread while `here` runs on this one, and returns both results once both
     /// are done (when `here` throws, after `background` has finished too, so nothing outlives the call).
-    static func alongside<T, U, E: Error>(_ background: () -> T, _ here: () throws(E) -> U) throws(E) -> (here: U, background: T) {
+    public static func alongside<T, U, E: Error>(_ background: () -> T, _ here: () throws(E) -> U) throws(E) -> (here: U, background: T) {
         try withoutActuallyEscaping(background) { (background) throws(E) -> (here: U, background: T) in
             let box = Background(work: background)
             let group = DispatchGroup()
@@ -23,7 +23,7 @@ enum Parallel {
 
     /// `body(0..<count/2)` here and `body(count/2..<count)` on another thread when `count` reaches
     /// `threshold`; below it (where a thread costs more than it saves), `body(0..<count)` alone.
-    static func halves<T>(_ count: Int, threshold: Int, _ body: (Range<Int>) -> T) -> [T] {
+    public static func halves<T>(_ count: Int, threshold: Int, _ body: (Range<Int>) -> T) -> [T] {
         guard count >= threshold else { return [body(0..<count)] }
         let mid = count / 2
         let (first, second) = alongside({ body(mid..<count) }, { () throws(Never) in body(0..<mid) })
