@@ -208,6 +208,26 @@ public struct Invocation {
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
+    /// A `{QUERY}` word (a TARGET's form) in a query is the query in parentheses, so `ls {uber eats}` lists
+    /// what `tag {uber eats} +x` tags, rather than looking for a merchant named `{uber`.
+    static func openingBraces(_ words: [Word]) throws(ShellError) -> [Word] {
+        guard words.contains(where: { $0.text.hasPrefix("{") && !$0.isQuoted }) else { return words }
+        var out: [Word] = []
+        for w in words {
+            guard w.text.hasPrefix("{") && w.text.hasSuffix("}") && w.text.count >= 2 && !w.isQuoted else { out.append(w); continue }
+            let inner: [Word]
+            do throws(Lexer.Problem) { inner = try Lexer.words(in: String(w.text.dropFirst().dropLast())) } catch {
+                throw .usage("\(w.text) is not a query", span: w.span)
+            }
+            guard !inner.isEmpty else { throw .usage("{} holds no query: write {QUERY}, e.g. {uber eats}", span: w.span) }
+            let at = w.span.lowerBound + 1
+            out.append(Word(text: "(", raw: "(", span: w.span.lowerBound..<at))
+            for x in inner { out.append(Word(text: x.text, raw: x.raw, span: (x.span.lowerBound + at)..<(x.span.upperBound + at))) }
+            out.append(Word(text: ")", raw: ")", span: (w.span.upperBound - 1)..<w.span.upperBound))
+        }
+        return out
+    }
+
     /// The whole-number value of an option.
     public func intValue(_ name: String) -> Int? {
         // Checked against the option's declared range before the command ran (`Session.check`).
@@ -217,7 +237,8 @@ public struct Invocation {
     /// The query made of every positional word (empty = everything).
     public func query(_ words: [Word]? = nil) throws(ShellError) -> Query {
         let q: Query
-        do throws(QueryError) { q = try QueryParser.parse(words ?? self.words, today: session.today()) } catch { throw .query(error) }
+        let words = try Self.openingBraces(words ?? self.words)
+        do throws(QueryError) { q = try QueryParser.parse(words, today: session.today()) } catch { throw .query(error) }
         // A category that does not exist matches nothing by construction: say so rather than count 0.
         if let ledger = session.ledger {
             for name in q.categoryNames where ledger.categories.id(of: name) == nil {
@@ -225,7 +246,7 @@ public struct Invocation {
                 let close = known.first { $0.lowercased().hasPrefix(name) }
                     ?? known.min { editDistance($0.lowercased(), name) < editDistance($1.lowercased(), name) }
                         .flatMap { editDistance($0.lowercased(), name) <= max(2, name.count / 2) ? $0 : nil }
-                let at = (words ?? self.words).first { $0.text.lowercased().contains(name) && $0.text.lowercased().contains("cat") }
+                let at = words.first { $0.text.lowercased().contains(name) && $0.text.lowercased().contains("cat") }
                 // Named as typed (the query holds names lower-cased).
                 let typed = at.flatMap { w in
                     w.text.indices.lazy.compactMap { i in

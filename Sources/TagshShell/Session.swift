@@ -534,7 +534,7 @@ public final class Session {
             guard w.raw.hasPrefix("{") else { out.append(w); i += 1; continue }
             var j = i
             while j < words.count && !words[j].raw.hasSuffix("}") { j += 1 }
-            guard j < words.count else { throw .usage("a { has no closing }: a TARGET query is {QUERY}", span: w.span) }
+            guard j < words.count else { throw .usage("a { has no closing }: a query in braces is {QUERY}", span: w.span) }
             let span = w.span.lowerBound..<words[j].span.upperBound
             let text = String(chars[span])
             out.append(Word(text: text, raw: text, span: span))

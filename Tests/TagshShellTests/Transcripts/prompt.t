@@ -52,7 +52,7 @@ error: there is no category 'Fod': did you mean 'Food'?
   tag {cat:Fod} +a
        ^^^^^^^
 $ tag {uber +a
-error: a { has no closing }: a TARGET query is {QUERY}
+error: a { has no closing }: a query in braces is {QUERY}
   tag {uber +a
       ^^^^^
 $ tag {desc:nothing-like-this} +a

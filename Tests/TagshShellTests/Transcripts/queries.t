@@ -165,3 +165,26 @@ $ count not
 error: 'not' needs a term after it
   count not
         ^^^
+$ count {starbucks}
+54
+$ count {starbucks or uber} amt:>5
+32
+$ count (starbucks or uber) amt:>5
+32
+$ ls {starbucks} --limit 2
+ID  DATE        MERCHANT           AMOUNT  I  CATEGORY  TAGS
+ 7  2025-01-07  STARBUCKS 0567  -3.80 EUR               coffee
+ 8  2025-01-08  STARBUCKS 1234  -4.00 EUR               coffee
+(2 of 54 transactions)
+$ count {}
+error: {} holds no query: write {QUERY}, e.g. {uber eats}
+  count {}
+        ^^
+$ count {amt:<<5}
+error: bad amount '<<5': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B
+  count {amt:<<5}
+         ^^^^^^^
+$ count {starbucks
+error: a { has no closing }: a query in braces is {QUERY}
+  count {starbucks
+        ^^^^^^^^^^

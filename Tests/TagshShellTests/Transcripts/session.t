@@ -163,6 +163,8 @@ Queries select transactions for ls, count, select, merchants, summary and chart.
       does not match TERM
   A B, A or B, (A or B) C
       terms side by side are ANDed; or; parentheses group
+  {A or B} C
+      braces, as a TARGET writes a query ({uber eats}), group as parentheses do
 
 Quote a term that has spaces or backslashes: desc:"WHOLE FOODS", 'desc:/^uber\b/'.
 
