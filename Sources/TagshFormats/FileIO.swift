@@ -33,7 +33,7 @@ public struct FileError: Error, Sendable, Equatable, DiagnosticConvertible {
         case .isDirectory: what = "is a directory, not a file"
         case .permissionDenied: what = "permission denied"
         case .changedOnDisk:
-            return Diagnostic("\(path): changed on disk since it was opened; not saved",
+            return Diagnostic("\(path): changed on disk since it was opened or last saved; not saved",
                               notes: [hint ?? "hint: `save --force` overwrites it, or `save OTHER-FILE` keeps both"] + (note.map { [$0] } ?? []))
         case .other(let s): what = s
         }
@@ -90,6 +90,13 @@ public enum FileIO {
     }
 
     /// The bytes of a regular file and its stamp.
+    /// Whether the file at `path` holds exactly `bytes` (a file whose time or inode changed may still hold what
+    /// tagsh last read or wrote: an editor that saved it unchanged, a checkout that put it back).
+    public static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
+        guard let stamp = stamp(of: path), stamp.size == Int64(bytes.count), let now = try? read(path) else { return false }
+        return now.bytes == bytes
+    }
+
     public static func read(_ path: String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw .fromErrno(path, writing: false) }

@@ -34,6 +34,29 @@ struct SaveTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")) == original)
     }
 
+    /// An editor that saved the file unchanged, or a checkout that put it back, changes its time, not its bytes.
+    @Test func saveGoesAheadWhenTheFileOnDiskStillHoldsWhatWasRead() throws {
+        let (dir, path) = try scratchCopy(of: "basic.csv")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.execute("open \(path)")
+        session.execute("tag 1 +first")
+        #expect(session.execute("save") == .ok)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Put back byte for byte under a new inode and time (as `git checkout` or an editor's save does).
+        try FileManager.default.removeItem(atPath: path)
+        try saved.write(to: URL(fileURLWithPath: path))
+        session.execute("tag 2 +second")
+        #expect(session.execute("save") == .ok, "\(sink.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("second"))
+        // A real change is still refused, and named as since the last save.
+        try (saved + Data("2024-02-01,CHANGED ELSEWHERE,-1.00\n".utf8)).write(to: URL(fileURLWithPath: path))
+        session.execute("tag 3 +third")
+        #expect(session.execute("save") == .failed(74))
+        #expect(sink.err.contains("changed on disk since it was opened or last saved; not saved"))
+    }
+
     @Test func saveRefusesWhenTheFileChangedOnDiskUnlessForced() throws {
         let (dir, path) = try scratchCopy(of: "basic.csv")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -42,7 +65,7 @@ struct SaveTests {
         session.execute("open \(path)")
         try Data("Date,Description,Amount\n2024-01-01,CHANGED ELSEWHERE,-1.00\n".utf8).write(to: URL(fileURLWithPath: path))
         #expect(session.execute("save") == .failed(74))
-        #expect(sink.err.contains("changed on disk since it was opened; not saved"))
+        #expect(sink.err.contains("changed on disk since it was opened or last saved; not saved"))
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("CHANGED ELSEWHERE"))
         #expect(session.execute("save --force") == .ok)
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("STARBUCKS"))

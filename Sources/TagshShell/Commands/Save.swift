@@ -8,13 +8,13 @@ extension Commands {
         details: """
             Writes atomically (a temporary file, fsync, rename), keeps the file's mode, and before the first \
             save of a session keeps the original as FILE.bak. A file opened and saved with no change is \
-            byte-identical. If the file changed on disk since it was opened, save refuses; --force overwrites it. \
+            byte-identical. If the file changed on disk since it was opened or last saved (its bytes, not only its time: a file put back as it was is saved), save refuses; --force overwrites it. \
             With FILE, writes a copy there in the same format (the demo ledger, which has no file, is then \
             saved to FILE from then on); a journal or beancount file that includes files by paths relative to \
             its folder is copied only into that folder, where the copy still finds them. Saving also rewrites the sidecar FILE.tagsh where what it declares \
             changed (every other line kept), and writes the undo history to FILE.tagsh-history.
             """,
-        options: [.init("force", "overwrite even if the file changed on disk since it was opened")],
+        options: [.init("force", "overwrite even if the file changed on disk since it was opened or last saved")],
         examples: ["save", "save --force", "save cleaned.csv"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(1)
@@ -74,12 +74,13 @@ extension Session {
         if !force {
             for plan in plans where plan.isOwnFile {
                 let f = files[plan.index]
-                if let stamp = f.stamp, FileIO.stamp(of: plan.target) != stamp {
+                if let stamp = f.stamp, FileIO.stamp(of: plan.target) != stamp, !FileIO.holds(plan.target, f.document.bytes) {
                     throw .file(FileError(path: plan.target, kind: .changedOnDisk, whileWriting: true))
                 }
                 if case .text(let layout) = f.document.layout {
                     for out in plan.included {
-                        if let t = layout.files.first(where: { $0.path == out.path }), let stamp = t.stamp, FileIO.stamp(of: t.path) != stamp {
+                        if let t = layout.files.first(where: { $0.path == out.path }), let stamp = t.stamp, FileIO.stamp(of: t.path) != stamp,
+                           !FileIO.holds(t.path, t.bytes) {
                             // An included file is saved only in place: a copy elsewhere is not a way out.
                             var e = FileError(path: t.path, kind: .changedOnDisk, whileWriting: true)
                             e.hint = "hint: `save --force` overwrites it with tagsh's copy (what changed on disk is lost); "
