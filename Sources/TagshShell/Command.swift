@@ -264,12 +264,12 @@ public struct Invocation {
                 return nil
             }
             let columns = headers.isEmpty ? nil : headers.flatMap { $0 }
-            let at = (words ?? self.words).first { $0.text.lowercased().contains("col:" + name.lowercased()) }
+            let at = words.first { $0.text.lowercased().contains("col:" + name.lowercased()) }
             throw .usage("no column '\(TextSafety.sanitize(name))'" + (columns.map { " (columns: \($0.map(TextSafety.sanitize).joined(separator: ", ")))" }
                          ?? ": only CSV files have columns of their own"), span: at?.span)
         }
         if q.usesSelection && session.selection == nil {
-            let at = (words ?? self.words).first { $0.text == "@" }
+            let at = words.first { $0.text == "@" }
             throw .usage("there is no selection yet: `ls` or `select` sets @", span: at?.span)
         }
         return q

@@ -50,7 +50,13 @@ struct SaveTests {
         session.execute("tag 2 +second")
         #expect(session.execute("save") == .ok, "\(sink.err)")
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("second"))
-        // A real change is still refused, and named as since the last save.
+        // A real change is still refused, and named as since the last save; one of the same size too.
+        let now = try Data(contentsOf: URL(fileURLWithPath: path))
+        var sameSize = now
+        sameSize[sameSize.count / 2] = sameSize[sameSize.count / 2] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+        try sameSize.write(to: URL(fileURLWithPath: path))
+        session.execute("tag 3 +third")
+        #expect(session.execute("save") == .failed(74))
         try (saved + Data("2024-02-01,CHANGED ELSEWHERE,-1.00\n".utf8)).write(to: URL(fileURLWithPath: path))
         session.execute("tag 3 +third")
         #expect(session.execute("save") == .failed(74))
