@@ -67,10 +67,11 @@ enum CSVWriter {
         -> (splice: ByteSplice, readBack: Bool)
     {
         guard !changedRows.isEmpty else { return (ByteSplice(bytes), false) }
-        // Where each annotation goes: its column, or a new one at the end.
-        var columnAt: [Column?] = Array(repeating: nil, count: layout.header.count)
-        var added: [Column] = []
+        // Where each annotation goes: its column, or a new one after the header's names and the widest record
+        // (fields a record has beyond the header's names stay where they are, under unnamed columns).
         let addsColumns = !addedColumns(layout: layout, ledger: ledger, changedRows: changedRows).isEmpty
+        var columnAt: [Column?] = Array(repeating: nil, count: addsColumns ? addedColumnsStart(bytes, layout: layout) : layout.header.count)
+        var added: [Column] = []
         for column in Column.allCases {
             if let i = column.index(in: layout.columns) {
                 while columnAt.count <= i { columnAt.append(nil) }
@@ -116,6 +117,11 @@ enum CSVWriter {
         if layout.hasHeader {
             copy(upTo: layout.headerRange.upperBound)
             let (_, headerQuoted) = bytes.withUnsafeBufferPointer { fieldShape($0, layout.headerRange, layout: layout) }
+            // Unnamed columns for the fields records have beyond the header's names, then the new ones.
+            for _ in layout.header.count..<(writer.columnAt.count - added.count) {
+                out.append(layout.delimiter)
+                if headerQuoted { out.append(contentsOf: [0x22, 0x22]) }
+            }
             for title in added.map({ $0.title(in: layout) }) {
                 out.append(layout.delimiter)
                 out.append(contentsOf: try field(lowercaseHeader ? title.lowercased() : title, layout, quoteAll: headerQuoted, row: nil))
@@ -143,6 +149,19 @@ enum CSVWriter {
         }
         copy(upTo: bytes.count)
         return out
+    }
+
+    /// Where the columns a save adds begin: after the header's names, and after the widest record, so a bank's
+    /// fields that have no name in the header (a trailing `,,` on every row, or values) are neither overwritten
+    /// nor read back as tagsh's.
+    static func addedColumnsStart(_ bytes: [UInt8], layout: CSVLayout) -> Int {
+        var widest = layout.header.count
+        bytes.withUnsafeBufferPointer { buffer in
+            for r in layout.recordStarts.indices {
+                widest = max(widest, fieldShape(buffer, layout.recordStarts[r]..<layout.recordEnds[r], layout: layout).0)
+            }
+        }
+        return widest
     }
 
     /// The records' offsets once `edits` (one per rewritten record, sorted, as `renderSplice` makes them) are made:

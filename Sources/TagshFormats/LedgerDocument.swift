@@ -254,7 +254,10 @@ public struct LedgerDocument: Sendable {
             // A mapping keeps describing the file: annotation columns a save added are named in it by position.
             var map = old.columnMap
             var columns = old.columns
-            var next = old.header.count
+            // The added columns begin after the widest record (`CSVWriter.addedColumnsStart`); the fields before
+            // them that the header does not name have no name in the new header either.
+            var next = addedColumns.isEmpty ? old.header.count : CSVWriter.addedColumnsStart(bytes, layout: old)
+            let newHeader = old.header + Array(repeating: "", count: next - old.header.count) + addedColumns
             for title in addedColumns {
                 switch title {
                 case "Intent": columns.intent = next
@@ -266,14 +269,14 @@ public struct LedgerDocument: Sendable {
             }
             if map != nil {
                 map = addedColumns.isEmpty ? old.columnMap
-                    : old.hasHeader ? ColumnMap(namesOf: columns, header: old.header + addedColumns) : ColumnMap(positionsOf: columns)
+                    : old.hasHeader ? ColumnMap(namesOf: columns, header: newHeader) : ColumnMap(positionsOf: columns)
             } else if !addedColumns.isEmpty, old.hasHeader {
                 // When the new header alone would name the annotation columns otherwise (a bank's own Category column
                 // beside tagsh's new Tags column, or tagsh's Category column alone), a mapping keeps them as they are.
-                let alone = CSVColumns(header: old.header + addedColumns)
+                let alone = CSVColumns(header: newHeader)
                 if alone?.category != columns.category || alone?.tags != columns.tags || alone?.intent != columns.intent
                     || alone?.notes != columns.notes {
-                    map = ColumnMap(namesOf: columns, header: old.header + addedColumns)
+                    map = ColumnMap(namesOf: columns, header: newHeader)
                 }
             }
             var (_, layout, _) = try CSVReader.read(newBytes, fileName: fileName,

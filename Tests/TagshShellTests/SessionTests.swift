@@ -34,6 +34,53 @@ struct SaveTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")) == original)
     }
 
+    /// Records with more fields than the header names (Chase's trailing `,,`, or values): the columns a save adds
+    /// go after the widest record, so those fields are neither overwritten nor read back as tagsh's.
+    @Test func addedColumnsGoAfterFieldsTheHeaderDoesNotName() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-ragged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ragged.csv").path
+        try Data("Date,Description,Amount\n2024-01-01,Shop A,-1.00,extra1\n2024-01-02,Shop B,-2.00,extra2\n2024-01-03,Shop C,-3.00\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.execute("open \(path)")
+        session.execute("tag 1 +x")
+        #expect(session.execute("save") == .ok, "\(sink.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "Date,Description,Amount,,Intent,Category,Tags,Notes\n"
+                + "2024-01-01,Shop A,-1.00,extra1,,,x,\n2024-01-02,Shop B,-2.00,extra2,,,,\n2024-01-03,Shop C,-3.00,,,,,\n")
+        // The document read back after the first save places the next one's edits.
+        session.execute("tag 2 +y")
+        session.execute("intent 3 want")
+        #expect(session.execute("save") == .ok, "\(sink.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "Date,Description,Amount,,Intent,Category,Tags,Notes\n"
+                + "2024-01-01,Shop A,-1.00,extra1,,,x,\n2024-01-02,Shop B,-2.00,extra2,,,y,\n2024-01-03,Shop C,-3.00,,want,,,\n")
+        let again = Session(sink: BufferSink())
+        #expect(again.execute("open \(path)") == .ok)
+        #expect(again.ledger?.tagNames(0) == ["x"] && again.ledger?.tagNames(1) == ["y"] && again.ledger?.intentValue(2) == .want)
+        #expect(again.ledger?.intentValue(1) == nil)
+    }
+
+    /// The real shape: every Chase record ends with an empty field the header does not name.
+    @Test func aChaseExportKeepsItsTrailingField() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-chase-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("chase-checking.csv").path
+        try FileManager.default.copyItem(atPath: fixtureFolder.appendingPathComponent("banks/chase-checking.csv").path, toPath: path)
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        session.execute("note 1 lunch")
+        #expect(session.execute("save") == .ok)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines[0] == "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #,,Intent,Category,Tags,Notes")
+        #expect(lines[1].hasSuffix(",,,,,lunch"))
+        let again = Session(sink: BufferSink())
+        #expect(again.execute("open \(path)") == .ok)
+        #expect(again.ledger.map { $0.notes[$0.note[0]] } == "lunch")
+    }
+
     /// An editor that saved the file unchanged, or a checkout that put it back, changes its time, not its bytes.
     @Test func saveGoesAheadWhenTheFileOnDiskStillHoldsWhatWasRead() throws {
         let (dir, path) = try scratchCopy(of: "basic.csv")
