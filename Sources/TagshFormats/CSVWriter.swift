@@ -67,6 +67,12 @@ enum CSVWriter {
         -> (splice: ByteSplice, readBack: Bool)
     {
         guard !changedRows.isEmpty else { return (ByteSplice(bytes), false) }
+        // The document and the ledger must describe the same records (a file read back after a save with rows it
+        // skipped would not): refuse rather than write a record into another's place.
+        if let row = changedRows.first(where: { $0 < 0 || $0 >= layout.recordStarts.count }) {
+            throw Diagnostic("cannot save transaction \(row + 1): the file holds \(layout.recordStarts.count) records that tagsh can place; "
+                             + "nothing was written (reopen the file to see what it reads)")
+        }
         // Where each annotation goes: its column, or a new one after the header's names and the widest record
         // (fields a record has beyond the header's names stay where they are, under unnamed columns).
         let addsColumns = !addedColumns(layout: layout, ledger: ledger, changedRows: changedRows).isEmpty

@@ -209,20 +209,26 @@ public struct Invocation {
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// A `{QUERY}` word (a TARGET's form) in a query is the query in parentheses, so `ls {uber eats}` lists
-    /// what `tag {uber eats} +x` tags, rather than looking for a merchant named `{uber`.
+    /// what `tag {uber eats} +x` tags, rather than looking for a merchant named `{uber`. Braces nest
+    /// (`{{rewe} or {edeka}}`); a brace left over (`rewe}`, `({rewe})`) is an error, not a text to look for.
     static func openingBraces(_ words: [Word]) throws(ShellError) -> [Word] {
-        guard words.contains(where: { $0.text.hasPrefix("{") && !$0.isQuoted }) else { return words }
+        guard words.contains(where: { !$0.isQuoted && ($0.text.contains("{") || $0.text.contains("}")) }) else { return words }
         var out: [Word] = []
         for w in words {
-            guard w.text.hasPrefix("{") && w.text.hasSuffix("}") && w.text.count >= 2 && !w.isQuoted else { out.append(w); continue }
+            guard !w.isQuoted, w.text.contains("{") || w.text.contains("}") else { out.append(w); continue }
+            guard w.text.hasPrefix("{") && w.text.hasSuffix("}") && w.text.count >= 2 else {
+                throw .usage("'\(w.text)': braces hold a whole query, {QUERY}, as a word of its own; "
+                             + "quote a brace that is part of a text", span: w.span)
+            }
             let inner: [Word]
             do throws(Lexer.Problem) { inner = try Lexer.words(in: String(w.text.dropFirst().dropLast())) } catch {
                 throw .usage("\(w.text) is not a query", span: w.span)
             }
             guard !inner.isEmpty else { throw .usage("{} holds no query: write {QUERY}, e.g. {uber eats}", span: w.span) }
             let at = w.span.lowerBound + 1
+            let shifted = inner.map { Word(text: $0.text, raw: $0.raw, span: ($0.span.lowerBound + at)..<($0.span.upperBound + at)) }
             out.append(Word(text: "(", raw: "(", span: w.span.lowerBound..<at))
-            for x in inner { out.append(Word(text: x.text, raw: x.raw, span: (x.span.lowerBound + at)..<(x.span.upperBound + at))) }
+            out += try openingBraces(Session.joiningBracesInWords(shifted))
             out.append(Word(text: ")", raw: ")", span: (w.span.upperBound - 1)..<w.span.upperBound))
         }
         return out
@@ -237,7 +243,7 @@ public struct Invocation {
     /// The query made of every positional word (empty = everything).
     public func query(_ words: [Word]? = nil) throws(ShellError) -> Query {
         let q: Query
-        let words = try Self.openingBraces(words ?? self.words)
+        let words = try Self.openingBraces(Session.joiningBracesInWords(words ?? self.words))
         do throws(QueryError) { q = try QueryParser.parse(words, today: session.today()) } catch { throw .query(error) }
         // A category that does not exist matches nothing by construction: say so rather than count 0.
         if let ledger = session.ledger {

@@ -72,7 +72,7 @@ enum HelpText {
         ("@", "in the current selection: what the last ls or select listed"),
         ("-TERM, not TERM", "does not match TERM"),
         ("A B, A or B, (A or B) C", "terms side by side are ANDed; or; parentheses group"),
-        ("{A or B} C", "braces, as a TARGET writes a query ({uber eats}), group as parentheses do"),
+        ("{A or B} C", "braces, as a TARGET writes a query ({uber eats}), group as parentheses do; they nest, and a brace that is text is quoted"),
     ]
 
     /// The deliberate differences from hledger's query language (`help query` and the man page).

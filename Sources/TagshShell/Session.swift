@@ -524,20 +524,42 @@ public final class Session {
     }
 
     /// `{uber eats}` typed as words: one word holding the query as typed, braces included (a TARGET).
+    /// Braces nest: `{{rewe} or {edeka}}` is one word.
     static func joiningBraces(_ words: [Word], line: String) throws(ShellError) -> [Word] {
         guard words.contains(where: { $0.raw.hasPrefix("{") }) else { return words }
         let chars = Array(line)
+        return try joining(words) { w, j in String(chars[w.span.lowerBound..<j.span.upperBound]) }
+    }
+
+    /// The same for words lexed from inside braces, whose spans are offsets in the whole line, not in their text.
+    static func joiningBracesInWords(_ words: [Word]) throws(ShellError) -> [Word] {
+        guard words.contains(where: { $0.raw.hasPrefix("{") }) else { return words }
+        return try joining(words) { _, _ in nil }
+    }
+
+    /// Joins each run of words from one opening with `{` to the one that closes its braces (counted in the raw
+    /// words, quotes aside). `text` gives the run as typed, or nil to join the raw words with spaces.
+    private static func joining(_ words: [Word], text: (Word, Word) -> String?) throws(ShellError) -> [Word] {
+        func depth(_ raw: String) -> Int {
+            var d = 0, quote: Character?
+            for c in raw {
+                if let q = quote { if c == q { quote = nil }; continue }
+                if c == "'" || c == "\"" { quote = c } else if c == "{" { d += 1 } else if c == "}" { d -= 1 }
+            }
+            return d
+        }
         var out: [Word] = []
         var i = 0
         while i < words.count {
             let w = words[i]
             guard w.raw.hasPrefix("{") else { out.append(w); i += 1; continue }
             var j = i
-            while j < words.count && !words[j].raw.hasSuffix("}") { j += 1 }
-            guard j < words.count else { throw .usage("a { has no closing }: a query in braces is {QUERY}", span: w.span) }
+            var open = depth(w.raw)
+            while open > 0 && j + 1 < words.count { j += 1; open += depth(words[j].raw) }
+            guard open <= 0 else { throw .usage("a { has no closing }: a query in braces is {QUERY}", span: w.span) }
             let span = w.span.lowerBound..<words[j].span.upperBound
-            let text = String(chars[span])
-            out.append(Word(text: text, raw: text, span: span))
+            let joined = text(w, words[j]) ?? words[i...j].map(\.raw).joined(separator: " ")
+            out.append(Word(text: joined, raw: joined, span: span))
             i = j + 1
         }
         return out

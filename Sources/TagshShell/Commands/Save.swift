@@ -164,6 +164,12 @@ extension Session {
                 } catch {
                     throw .failed("saved \(plan.target), but could not read it back: \(error.message)")
                 }
+                // Rows are matched to records by position: a read-back that placed another number of records
+                // (rows it had to skip) must not be saved into, or a change would land in another record.
+                if file.document.recordCount != file.rowCount {
+                    throw .failed("saved \(plan.target), but reading it back placed \(file.document.recordCount) records for "
+                                  + "\(file.rowCount) transactions; reopen it before changing more")
+                }
             }
             adopting = adopting || file.path == nil
             file.path = plan.target

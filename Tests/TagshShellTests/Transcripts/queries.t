@@ -188,3 +188,17 @@ $ count {starbucks
 error: a { has no closing }: a query in braces is {QUERY}
   count {starbucks
         ^^^^^^^^^^
+$ count {{rewe} or {edeka}}
+67
+$ count rewe or edeka
+67
+$ count rewe}
+error: 'rewe}': braces hold a whole query, {QUERY}, as a word of its own; quote a brace that is part of a text
+  count rewe}
+        ^^^^^
+$ count ({rewe})
+error: '({rewe})': braces hold a whole query, {QUERY}, as a word of its own; quote a brace that is part of a text
+  count ({rewe})
+        ^^^^^^^^
+$ count '{rewe}'
+0

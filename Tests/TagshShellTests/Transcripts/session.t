@@ -164,7 +164,7 @@ Queries select transactions for ls, count, select, merchants, summary and chart.
   A B, A or B, (A or B) C
       terms side by side are ANDed; or; parentheses group
   {A or B} C
-      braces, as a TARGET writes a query ({uber eats}), group as parentheses do
+      braces, as a TARGET writes a query ({uber eats}), group as parentheses do; they nest, and a brace that is text is quoted
 
 Quote a term that has spaces or backslashes: desc:"WHOLE FOODS", 'desc:/^uber\b/'.
 
