@@ -7,6 +7,13 @@ import TagshFormats
 let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("TagshFormatsTests/Fixtures")
 
+/// A new empty temporary folder, and the path of `name` in it.
+func scratchFile(_ name: String, prefix: String) throws -> (folder: URL, file: String) {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return (dir, dir.appendingPathComponent(name).path)
+}
+
 /// A temporary folder holding a copy of a fixture.
 func scratchCopy(of name: String) throws -> (folder: URL, file: String) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-session-\(UUID().uuidString)")
@@ -37,10 +44,8 @@ struct SaveTests {
     /// Records with more fields than the header names (Chase's trailing `,,`, or values): the columns a save adds
     /// go after the widest record, so those fields are neither overwritten nor read back as tagsh's.
     @Test func addedColumnsGoAfterFieldsTheHeaderDoesNotName() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-ragged-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, path) = try scratchFile("ragged.csv", prefix: "tagsh-ragged")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("ragged.csv").path
         try Data("Date,Description,Amount\n2024-01-01,Shop A,-1.00,extra1\n2024-01-02,Shop B,-2.00,extra2\n2024-01-03,Shop C,-3.00\n".utf8)
             .write(to: URL(fileURLWithPath: path))
         let sink = BufferSink()
@@ -64,10 +69,8 @@ struct SaveTests {
 
     /// The real shape: every Chase record ends with an empty field the header does not name.
     @Test func aChaseExportKeepsItsTrailingField() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-chase-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, path) = try scratchFile("chase-checking.csv", prefix: "tagsh-chase")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("chase-checking.csv").path
         try FileManager.default.copyItem(atPath: fixtureFolder.appendingPathComponent("banks/chase-checking.csv").path, toPath: path)
         let session = Session(sink: BufferSink())
         session.execute("open \(path)")
@@ -189,10 +192,8 @@ struct ScriptTests {
 
 struct SafetyTests {
     @Test func ledgerTextCannotDriveTheTerminal() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-esc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, path) = try scratchFile("evil.csv", prefix: "tagsh-esc")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("evil.csv").path
         try Data("Date,Description,Amount,Tags\n2024-01-01,\"EVIL\u{1B}[2J\u{07}SHOP\rX\",-1.00,\"t\u{1B}]0;x\u{07}\"\n".utf8)
             .write(to: URL(fileURLWithPath: path))
         for color in [false, true] {
