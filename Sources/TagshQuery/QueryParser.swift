@@ -32,7 +32,7 @@ public struct QueryError: Error, Sendable, Equatable {
         case .badAmount(let a): "bad amount '\(a)': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B"
         case .badDate(let d):
             "bad date '\(d)': use YYYY, YYYY-MM, YYYY-MM-DD, 2024q1, a named period (today, thismonth, lastyear, 'last 30 days', ...) or a range A..B, ..B, A.."
-        case .badID(let i): "bad id '\(i)': use id:N or id:A..B"
+        case .badID(let i): "bad id '\(i)': use id:N, id:A..B or a list, id:3,5,10-12"
         case .badIntent(let i): "unknown intent '\(i)': use need, want, culture, unexpected or none"
         case .badStatus(let v): "unknown status '\(v)': use status:pending or status:booked"
         case .badColumn(let v): "bad column test '\(v)': use col:NAME=VALUE, col:NAME:TEXT or col:NAME:/REGEX/"
@@ -117,7 +117,7 @@ public enum QueryParser {
         if value.isEmpty { throw QueryError(kind: .emptyValue(key: key), span: span) }
         // Comma lists are either value (`cat:food,groceries`, `tag:coffee,tea`); a comma followed by a space stays
         // part of a name (`cat:"Gifts, etc"`).
-        if ["cat", "tag", "intent"].contains(key), value.contains(","), !value.contains(", "), !value.hasPrefix("/") {
+        if ["cat", "tag", "intent", "id"].contains(key), value.contains(","), !value.contains(", "), !value.hasPrefix("/") {
             let parts = value.split(separator: ",").map { String(key) + ":" + $0 }
             guard !parts.isEmpty else { throw QueryError(kind: .emptyValue(key: key), span: span) }
             var alternatives: [Query] = []
@@ -329,7 +329,11 @@ public enum QueryParser {
         return (day, day)
     }
 
+    /// `N`, `A..B`, or `A-B` as a TARGET writes a range (so `ls id:12,15,20-24` lists what `tag 12,15,20-24` tags).
     static func idRange(_ text: String) -> ClosedRange<Int>? {
+        if let dash = text.firstIndex(of: "-"), dash != text.startIndex, !text.contains("..") {
+            return idRange(text[..<dash] + ".." + text[text.index(after: dash)...])
+        }
         if let dots = text.firstRange(of: "..") {
             guard let a = Int(text[..<dots.lowerBound]), let b = Int(text[dots.upperBound...]), a >= 1, a <= b else {
                 return nil

@@ -33,19 +33,22 @@ public struct CommandRegistry: Sendable {
     }
 }
 
-/// Levenshtein distance over characters.
+/// Edit distance over characters, a swap of two neighbours counting as one edit (`tga` is one from `tag`,
+/// as typing slips usually are; plain Levenshtein made it two, too far for a suggestion).
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var before = [Int](repeating: 0, count: b.count + 1)
     var prev = Array(0...b.count)
     var cur = prev
     for i in 1...a.count {
         cur[0] = i
         for j in 1...b.count {
             cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { cur[j] = min(cur[j], before[j - 2] + 1) }
         }
-        swap(&prev, &cur)
+        (before, prev, cur) = (prev, cur, before)
     }
     return prev[b.count]
 }

@@ -65,7 +65,7 @@ enum HelpText {
         ("intent:want, intent:none", "the intent is want (need, want, culture, unexpected); has none"),
         ("note:WORD, acct:WORD", "the note or account contains WORD; note:none and note:any as for tags"),
         ("cat:food,groceries", "either value (also tag: and intent:); a comma before a space stays in the name"),
-        ("id:412, id:400..420", "transaction ids"),
+        ("id:412, id:400..420, id:3,5,10-12", "transaction ids; a list as a TARGET writes one"),
         ("status:pending", "listed by the bank without an amount yet (status:booked: the others)"),
         ("col:NAME=VALUE, col:NAME:TEXT", "a column of the CSV record as the bank wrote it (NAME: header or position); also col:NAME:/REGEX/"),
         ("file:NAME", "transactions from the open file whose name contains NAME (several files open as one session); also file:/REGEX/"),

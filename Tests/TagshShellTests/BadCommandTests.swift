@@ -53,6 +53,12 @@ struct BadCommandTests {
         "quit": ["quit now"],
     ]
 
+    /// A mistyped command name gets the nearest one; two neighbours swapped is one slip, not two.
+    @Test(arguments: [("tga", "tag"), ("lss", "ls"), ("saev", "save"), ("ntoe", "note"), ("udno", "undo"), ("xyzzy", nil)])
+    func aMistypedCommandGetsTheNearestName(typed: String, expected: String?) {
+        #expect(Session(sink: BufferSink()).registry.suggestion(for: typed) == expected)
+    }
+
     @Test func everyCommandHasCases() {
         #expect(Set(Self.table.keys) == Set(CommandRegistry.standard.commands.map(\.name)))
     }

@@ -142,7 +142,7 @@ error: bad date '2025-13': use YYYY, YYYY-MM, YYYY-MM-DD, 2024q1, a named period
   count date:2025-13
         ^^^^^^^^^^^^
 $ count id:0
-error: bad id '0': use id:N or id:A..B
+error: bad id '0': use id:N, id:A..B or a list, id:3,5,10-12
   count id:0
         ^^^^
 $ count intent:wants
@@ -202,3 +202,9 @@ error: '({rewe})': braces hold a whole query, {QUERY}, as a word of its own; quo
         ^^^^^^^^
 $ count '{rewe}'
 0
+$ count id:3,5,10-12
+5
+$ count id:3-
+error: bad id '3-': use id:N, id:A..B or a list, id:3,5,10-12
+  count id:3-
+        ^^^^^

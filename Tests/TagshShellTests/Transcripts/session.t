@@ -149,8 +149,8 @@ Queries select transactions for ls, count, select, merchants, summary and chart.
       the note or account contains WORD; note:none and note:any as for tags
   cat:food,groceries
       either value (also tag: and intent:); a comma before a space stays in the name
-  id:412, id:400..420
-      transaction ids
+  id:412, id:400..420, id:3,5,10-12
+      transaction ids; a list as a TARGET writes one
   status:pending
       listed by the bank without an amount yet (status:booked: the others)
   col:NAME=VALUE, col:NAME:TEXT
