@@ -33,7 +33,7 @@ enum CSVWriter {
             }
         }
 
-        /// The value's UTF-8, as `value` spells it, built from the tables' bytes.
+        /// The value's UTF-8, built from the tables' bytes (tags joined by `;`).
         func appendValue(_ ledger: Ledger, _ row: Int, into out: inout [UInt8]) {
             switch self {
             case .intent: if let i = ledger.intentValue(row) { out.append(contentsOf: i.description.utf8) }
@@ -47,18 +47,12 @@ enum CSVWriter {
             }
         }
 
-        func value(_ ledger: Ledger, _ row: Int) -> String {
-            switch self {
-            case .intent: ledger.intentValue(row)?.description ?? ""
-            case .category: ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
-            case .tags: ledger.tagNames(row).joined(separator: ";")
-            case .notes: ledger.note[row] == 0 ? "" : ledger.notes[ledger.note[row]]
-            }
+        /// Whether the row has a value for this column.
+        func hasValue(_ ledger: Ledger, _ row: Int) -> Bool {
+            var bytes: [UInt8] = []
+            appendValue(ledger, row, into: &bytes)
+            return !bytes.isEmpty
         }
-    }
-
-    static func render(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic) -> [UInt8] {
-        try renderSplice(bytes, layout: layout, ledger: ledger, changedRows: changedRows).splice.bytes
     }
 
     /// The new file as a splice of the old: one edit per changed record, or, when annotation columns are added
@@ -205,7 +199,7 @@ enum CSVWriter {
     /// whole only on that first save, never again by a later one that needs another column.
     static func addedColumns(layout: CSVLayout, ledger: Ledger, changedRows: [Int]) -> [String] {
         let missing = Column.allCases.filter { $0.index(in: layout.columns) == nil }
-        guard missing.contains(where: { c in changedRows.contains { !c.value(ledger, $0).isEmpty } }) else { return [] }
+        guard missing.contains(where: { c in changedRows.contains { c.hasValue(ledger, $0) } }) else { return [] }
         return missing.map { $0.title(in: layout) }
     }
 

@@ -124,29 +124,31 @@ public struct QueryEvaluator {
     /// Which entries of an intern table match a text pattern, by id.
     func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
         var t = [Bool](repeating: false, count: strings.count + 1)
+        // What a text's bytes decide without the engine (nil: the engine decides): the whole test when the pattern
+        // is ASCII literals; otherwise `false` for an ASCII text lacking a literal every match requires.
+        let decide: ((UnsafeBufferPointer<UInt8>) -> Bool?)?
         if let ascii = ASCIIMatcher(pattern) {
-            // One pass over the table's bytes; only texts beyond ASCII are decoded for the full test.
-            var undecided: [UInt32] = []
-            strings.withAllUTF8 { bytes, starts in
-                for id in strings.ids {
-                    let text = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
-                    if let m = ascii.matches(text) { t[Int(id)] = m } else { undecided.append(id) }
-                }
-            }
-            QueryEvaluator.test(undecided, strings, pattern, into: &t)
+            decide = { ascii.matches($0) }
         } else if case .regex(let r) = pattern, let required = ASCIIMatcher.requiredLiterals(ofRegex: r.source) {
-            // Only texts holding every literal the expression requires go to the engine (texts beyond ASCII all do).
-            var candidates: [UInt32] = []
+            decide = { ASCIIMatcher.isPrintableASCII($0) && !ASCIIMatcher.containsAll(required, $0) ? false : nil }
+        } else {
+            decide = nil
+        }
+        var undecided: [UInt32] = []
+        if let decide {
             strings.withAllUTF8 { bytes, starts in
                 for id in strings.ids {
-                    let text = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
-                    if !ASCIIMatcher.isPrintableASCII(text) || ASCIIMatcher.containsAll(required, text) { candidates.append(id) }
+                    if let m = decide(UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])) {
+                        t[Int(id)] = m
+                    } else {
+                        undecided.append(id)
+                    }
                 }
             }
-            QueryEvaluator.test(candidates, strings, pattern, into: &t)
         } else {
-            QueryEvaluator.test(Array(strings.ids), strings, pattern, into: &t)
+            undecided = Array(strings.ids)
         }
+        QueryEvaluator.test(undecided, strings, pattern, into: &t)
         if case .contains("") = pattern { t[0] = true }
         return t
     }
