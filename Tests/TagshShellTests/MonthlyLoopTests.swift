@@ -276,6 +276,29 @@ struct MonthlyLoopTests {
         #expect(!sink.err.contains("save OTHER-FILE"), "\(sink.err)")
     }
 
+    /// A save that rewrites an included file says so (it named only the main file).
+    @Test func aSaveNamesTheIncludedFilesItWrote() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try write(dir, ["sub/sub.journal": "2024-01-03 SUB SHOP\n    Expenses:Food  2.00 EUR\n    Assets:Checking\n",
+                        "top.journal": "include sub/sub.journal\n\n2024-01-04 TOP SHOP\n    Expenses:Food  3.00 EUR\n    Assets:Checking\n"])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let top = dir.appendingPathComponent("top.journal").path
+        #expect(s.execute("open \(top)") == .ok)
+        #expect(s.execute("tag 1,2 +x") == .ok)
+        sink.reset()
+        #expect(s.execute("save") == .ok)
+        #expect((sink.out + sink.err).contains("saved \(top) (2 changed transactions), with the included file sub/sub.journal\n"),
+                "\(sink.out)\(sink.err)")
+        #expect(s.execute("tag 2 +y") == .ok)
+        sink.reset()
+        #expect(s.execute("save") == .ok)
+        // Only the main file's transaction changed: the included file is not written, nor named.
+        #expect((sink.out + sink.err).contains("saved \(top) (1 changed transaction)\n"), "\(sink.out)\(sink.err)")
+    }
+
     @Test func importIsOneUndoStepAndRulesRunOnIt() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -8,7 +8,8 @@ extension Commands {
         details: """
             Writes atomically (a temporary file, fsync, rename), keeps the file's mode, and before the first \
             save of a session keeps the original as FILE.bak. A file opened and saved with no change is \
-            byte-identical. If the file changed on disk since it was opened or last saved (its bytes, not only its time: a file put back as it was is saved), save refuses; --force overwrites it. \
+            byte-identical. An included file in which a transaction changed is written in place too, and named in \
+            the message. If the file changed on disk since it was opened or last saved (its bytes, not only its time: a file put back as it was is saved), save refuses; --force overwrites it. \
             With FILE, writes a copy there in the same format (the demo ledger, which has no file, is then \
             saved to FILE from then on); a journal or beancount file that includes files by paths relative to \
             its folder is copied only into that folder, where the copy still finds them. Saving also rewrites the sidecar FILE.tagsh where what it declares \
@@ -36,6 +37,8 @@ extension Session {
         var addedColumns: [String]
         var changedCount: Int
         var isOwnFile: Bool
+        /// The included files written with the main one (kept for the message: the outputs are let go after writing).
+        var includedPaths: [String] = []
     }
 
     /// Saves to `path`, or each open file to itself. With several files, every changed file is written
@@ -202,11 +205,21 @@ extension Session {
         func columnsNote(_ added: [String]) -> String {
             added.isEmpty ? "" : "; added the column\(added.count == 1 ? "" : "s") \(added.joined(separator: ", ")) to every record"
         }
+        // The included files a save rewrote are named too (relative to the main file's folder when inside it).
+        func includedNote(_ plan: FileSave) -> String {
+            let folder = FileIO.folder(of: plan.target) + "/"
+            let names = plan.includedPaths.map { TextSafety.sanitize($0.hasPrefix(folder) ? String($0.dropFirst(folder.count)) : $0) }
+            return names.isEmpty ? "" : ", with the included file\(names.count == 1 ? "" : "s") " + names.joined(separator: ", ")
+        }
+        func saved(_ plan: FileSave) -> String {
+            "\(TextSafety.sanitize(plan.target)) (\(plural(plan.changedCount, "changed transaction"))\(columnsNote(plan.addedColumns)))"
+                + includedNote(plan)
+        }
         if plans.count == 1, let plan = plans.first {
-            printer.note("saved \(TextSafety.sanitize(plan.target)) (\(plural(plan.changedCount, "changed transaction"))\(columnsNote(plan.addedColumns)))")
+            printer.note("saved " + saved(plan))
         } else {
             let written = writing.map { plans[$0] }
-            let names = written.map { "\(TextSafety.sanitize($0.target)) (\(plural($0.changedCount, "changed transaction"))\(columnsNote($0.addedColumns)))" }
+            let names = written.map(saved)
             printer.note(names.isEmpty ? "nothing to save: no file changed" : "saved " + names.joined(separator: ", "))
         }
     }
@@ -264,7 +277,7 @@ extension Session {
         }
         let isOwnFile = f.path.map { FileIO.resolvingLinks($0) == FileIO.resolvingLinks(target) } ?? false
         return FileSave(index: i, target: target, rendered: rendered, base: document, addedColumns: addedColumns,
-                        changedCount: local.count, isOwnFile: isOwnFile)
+                        changedCount: local.count, isOwnFile: isOwnFile, includedPaths: rendered.included.compactMap(\.path))
     }
 
     /// The fingerprint the undo history is kept against: the file's bytes, or with several files, each file's in order.
