@@ -49,9 +49,6 @@ public struct StringTable: Sendable {
         return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
-    /// The number of UTF-8 bytes in `id`'s text.
-    public func utf8Count(_ id: UInt32) -> Int { starts[Int(id) + 1] - starts[Int(id)] }
-
     /// Every text's UTF-8 in one buffer, with `starts` (ids index it as in `withUTF8`): for
     /// passes over the whole table that should not pay a closure call per id.
     @inlinable
@@ -69,11 +66,9 @@ public struct StringTable: Sendable {
     public func id(of text: String) -> UInt32? {
         var copy = text
         return copy.withUTF8 { buffer in
-            if caseInsensitive {
-                if StringTable.needsFolding(buffer) {
-                    let key = Array(text.lowercased().utf8)
-                    return key.withUnsafeBufferPointer { find(key: $0).id }
-                }
+            if caseInsensitive, StringTable.needsFolding(buffer) {
+                let key = Array(text.lowercased().utf8)
+                return key.withUnsafeBufferPointer { find(key: $0).id }
             }
             return find(key: buffer).id
         }
@@ -153,16 +148,6 @@ public struct StringTable: Sendable {
         slots = newSlots
     }
 
-    /// Makes room for `n` more strings of `byteCount` bytes in all, so a table filled to a known size grows once.
-    public mutating func reserveCapacity(strings n: Int, bytes byteCount: Int) {
-        bytes.reserveCapacity(bytes.count + byteCount)
-        starts.reserveCapacity(starts.count + n)
-        hashes.reserveCapacity(hashes.count + n)
-        if caseInsensitive {
-            keyBytes.reserveCapacity(keyBytes.count + byteCount)
-            keyStarts.reserveCapacity(keyStarts.count + n)
-        }
-    }
 
     /// Whether the bytes may hold an upper-case letter (ASCII A-Z, or anything non-ASCII).
     static func needsFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -65,6 +65,15 @@ public struct ASCIIMatcher: Sendable {
         return out
     }
 
+    /// The characters a regular expression gives a meaning to (outside a class).
+    static let special = Set("\\.^$*+?()[]{}|#".utf8)
+
+    /// Whether `\c` stands for the character `c` itself: an escaped special character, `/` or `-`
+    /// (`\d`, `\b`, `\1`, `\<` and the like are not).
+    static func isEscapedLiteral(_ c: UInt8) -> Bool {
+        special.contains(c) || c == UInt8(ascii: "/") || c == UInt8(ascii: "-")
+    }
+
     /// The literal a regular expression stands for, when it is one: `^` and `$` at its ends, and
     /// otherwise characters that are not special or are escaped punctuation (`\.`). Nil otherwise.
     static func literal(ofRegex source: String) -> (literal: [UInt8], start: Bool, end: Bool)? {
@@ -78,7 +87,6 @@ public struct ASCIIMatcher: Sendable {
             while i > bytes.startIndex, bytes[bytes.index(before: i)] == UInt8(ascii: "\\") { slashes += 1; i -= 1 }
             if slashes % 2 == 0 { end = true; bytes = bytes.dropLast() }
         }
-        let special = Set("\\.^$*+?()[]{}|#".utf8)
         var out: [UInt8] = []
         var i = bytes.startIndex
         while i < bytes.endIndex {
@@ -87,8 +95,7 @@ public struct ASCIIMatcher: Sendable {
                 let next = bytes.index(after: i)
                 guard next < bytes.endIndex else { return nil }
                 let c = bytes[next]
-                // Only an escaped special character, `/` or `-` is a literal; `\d`, `\b`, `\1`, `\<` and the like are not.
-                guard special.contains(c) || c == UInt8(ascii: "/") || c == UInt8(ascii: "-") else { return nil }
+                guard isEscapedLiteral(c) else { return nil }
                 out.append(c)
                 i = bytes.index(after: next)
                 continue
@@ -177,7 +184,6 @@ public struct ASCIIMatcher: Sendable {
     /// sure (`|` outside a group, flags such as `(?x)`, `\Q`, POSIX classes, letters beyond ASCII, which may fold to ASCII ones).
     static func requiredLiterals(ofRegex source: String) -> [[UInt8]]? {
         let b = Array(source.utf8)
-        let special = Set("\\.^$*+?()[]{}|#".utf8)
         if b.contains(where: { $0 >= 0x80 || $0 < 0x20 }) || alternatesAtTheTop(b) { return nil }
         if source.contains("(?") || source.contains("\\Q") || source.contains("[:") || source.contains("[=") || source.contains("[.") {
             return nil
@@ -196,7 +202,7 @@ public struct ASCIIMatcher: Sendable {
             case UInt8(ascii: "\\"):
                 guard i + 1 < b.count else { return nil }
                 let e = b[i + 1]
-                if special.contains(e) || e == UInt8(ascii: "/") || e == UInt8(ascii: "-") {
+                if isEscapedLiteral(e) {
                     run.append(e)
                 } else if "dDwWsSbBhHvVRXntrfeaAzZG".utf8.contains(e) {
                     finish() // a class or an anchor, with no argument
