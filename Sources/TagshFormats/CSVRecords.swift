@@ -152,6 +152,9 @@ extension CSVReader {
         swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
         var footer = st.footer, footerLines = st.footerLines, defaultAccount = st.defaultAccount
         var scratch: [UInt8] = [], tagIDs: [UInt32] = []
+        // Whether a Tags field is looked up whole before it is split: it is, until the first 8,192 rows show more
+        // than 4,096 distinct ones.
+        var cacheRawTags = true
         swap(&scratch, &st.scratch)
         var rawTags = StringTable(), rawCategories = StringTable(), rawIntents = StringTable()
         var tagSetOfRaw: [UInt32] = [], categoryOfRaw: [UInt32] = [], intentOfRaw: [UInt8] = []
@@ -352,7 +355,14 @@ extension CSVReader {
                     category = categoryOfRaw[Int(raw)]
                 }
                 var tagSet: UInt32 = 0
-                if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f) {
+                if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f), !cacheRawTags {
+                    internTags(f, into: &ledger.tags, ids: &tagIDs)
+                    tagSet = ledger.tagSets.intern(tagIDs)
+                } else if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f) {
+                    if rawTags.count == 4096 && ledger.count < 8192 {
+                        // Most lists differ (every row its own tags): looking each up as a whole first only costs.
+                        cacheRawTags = false
+                    }
                     let raw = intern(f, into: &rawTags, scratch: &scratch)
                     if Int(raw) == tagSetOfRaw.count {
                         // A new list of tags: split on `;` and interned from the bytes, each name trimmed, in order,

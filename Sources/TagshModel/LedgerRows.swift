@@ -8,18 +8,19 @@ extension Ledger {
     @discardableResult
     public mutating func append(rowsOf other: Ledger) -> Range<Int> {
         let start = count
-        func remap(_ from: StringTable, into to: inout StringTable) -> [UInt32] {
-            var map = [UInt32](repeating: 0, count: from.count + 1)
-            for id in from.ids { map[Int(id)] = from.withUTF8(id) { to.intern(bytes: $0) } }
-            return map
+        // The descriptions on another thread when both they and the rest are many (as when the second half of a
+        // large file read on two cores joins the first), the other tables here: each table is merged on its own.
+        let m: [UInt32], a: [UInt32], c: [UInt32], n: [UInt32], sets: [UInt32]
+        if other.merchants.count >= 10_000 && other.tagSets.count + other.notes.count >= 10_000 {
+            var mine = StringTable()
+            swap(&mine, &merchants)
+            ((a, c, n, sets), m) = Parallel.alongside({ mine.merge(other.merchants) },
+                                                      { () throws(Never) in mergeTables(exceptMerchantsOf: other) })
+            swap(&mine, &merchants)
+        } else {
+            m = merchants.merge(other.merchants)
+            (a, c, n, sets) = mergeTables(exceptMerchantsOf: other)
         }
-        let m = remap(other.merchants, into: &merchants)
-        let a = remap(other.accounts, into: &accounts)
-        let c = remap(other.currencies, into: &currencies)
-        let n = remap(other.notes, into: &notes)
-        let t = remap(other.tags, into: &tags)
-        var sets = [UInt32](repeating: 0, count: other.tagSets.count)
-        for s in 1..<max(1, other.tagSets.count) { sets[s] = tagSets.intern(other.tagSets[UInt32(s)].map { t[Int($0)] }) }
         var cats = [UInt32](repeating: 0, count: Int(other.categories.ids.upperBound))
         for id in other.categories.ids {
             let theirs = other.categories[id]
@@ -46,6 +47,16 @@ extension Ledger {
         note += mapped(other.note, n)
         pendingRows += other.pendingRows.map { $0 + Int32(start) }
         return start..<count
+    }
+
+    /// Merges `other`'s accounts, currencies, notes, tags and tag sets into this ledger's; returns the id each of
+    /// theirs has here (the tags' through the sets').
+    private mutating func mergeTables(exceptMerchantsOf other: Ledger)
+        -> (accounts: [UInt32], currencies: [UInt32], notes: [UInt32], tagSets: [UInt32])
+    {
+        let a = accounts.merge(other.accounts), c = currencies.merge(other.currencies), n = notes.merge(other.notes)
+        let sets = tagSets.merge(other.tagSets, tagMap: tags.merge(other.tags))
+        return (a, c, n, sets)
     }
 
     /// Removes the last `n` rows (an import undone). The name tables keep what they learned.

@@ -19,9 +19,12 @@ public struct StringTable: Sendable {
     /// The texts' UTF-8, concatenated; id's text is `bytes[starts[id]..<starts[id + 1]]` (id 0 is empty).
     @usableFromInline private(set) var bytes: [UInt8] = []
     @usableFromInline private(set) var starts: [Int] = [0, 0]
-    /// Open-addressing slots holding id+0 (0 = empty).
-    private var slots: [UInt32] = Array(repeating: 0, count: 64)
-    private var hashes: [UInt64] = [0]
+    /// Open addressing: each slot holds an id in its low 32 bits and the top 32 bits of its key's hash above them
+    /// (0 = empty). A probe compares hashes without leaving the slot array, and the slot of a hash is taken from
+    /// its top bits, so growing the table needs no hash but the one in the slot.
+    private var slots: [UInt64] = Array(repeating: 0, count: 64)
+    /// log2 of `slots.count`.
+    private var slotBits = 6
     /// Case-insensitive tables only: the lookup keys (lower-cased), concatenated like `bytes`.
     /// A case-sensitive table looks up by the texts themselves.
     private var keyBytes: [UInt8] = []
@@ -85,7 +88,49 @@ public struct StringTable: Sendable {
     }
 
     private mutating func insert(key: UnsafeBufferPointer<UInt8>, display: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let (found, slot, hash) = find(key: key)
+        insert(key: key, display: display, top: StringTable.hash(key) >> 32)
+    }
+
+    /// Adds every string of `other` (in its id order, as interning them one by one would) and returns the id each
+    /// of its ids has here. Faster than interning them one by one: no key is hashed again (the hashes are in
+    /// `other`'s slots), and the slots grow once, up front. How the second half of a file read on two cores joins
+    /// the first.
+    public mutating func merge(_ other: StringTable) -> [UInt32] {
+        var map = [UInt32](repeating: 0, count: other.count + 1)
+        guard other.count > 0 else { return map }
+        guard other.caseInsensitive == caseInsensitive else {
+            for id in other.ids { map[Int(id)] = other.withUTF8(id) { intern(bytes: $0) } }
+            return map
+        }
+        var tops = [UInt32](repeating: 0, count: other.count + 1)
+        for value in other.slots where value != 0 { tops[Int(value & 0xFFFF_FFFF)] = UInt32(truncatingIfNeeded: value >> 32) }
+        while (count + other.count) * 2 > slots.count { grow() }
+        bytes.reserveCapacity(bytes.count + other.bytes.count)
+        starts.reserveCapacity(starts.count + other.count)
+        if caseInsensitive {
+            keyBytes.reserveCapacity(keyBytes.count + other.keyBytes.count)
+            keyStarts.reserveCapacity(keyStarts.count + other.count)
+        }
+        other.bytes.withUnsafeBufferPointer { display in
+            other.withKeys { keys, keyStarts in
+                for id in 1...other.count {
+                    let text = UnsafeBufferPointer(rebasing: display[other.starts[id]..<other.starts[id + 1]])
+                    let key = UnsafeBufferPointer(rebasing: keys[keyStarts[id]..<keyStarts[id + 1]])
+                    map[id] = insert(key: key, display: text, top: UInt64(tops[id]))
+                }
+            }
+        }
+        return map
+    }
+
+    /// The lookup keys and their bounds: the folded keys of a case-insensitive table, the texts of another.
+    private func withKeys<R>(_ body: (UnsafeBufferPointer<UInt8>, [Int]) -> R) -> R {
+        caseInsensitive ? keyBytes.withUnsafeBufferPointer { body($0, keyStarts) } : bytes.withUnsafeBufferPointer { body($0, starts) }
+    }
+
+    /// `insert(key:display:)` for a key whose hash's top 32 bits are `top`.
+    private mutating func insert(key: UnsafeBufferPointer<UInt8>, display: UnsafeBufferPointer<UInt8>, top: UInt64) -> UInt32 {
+        let (found, slot) = find(key: key, top: top)
         if let found { return found }
         let id = UInt32(starts.count - 1)
         bytes.append(contentsOf: display)
@@ -94,58 +139,62 @@ public struct StringTable: Sendable {
             keyBytes.append(contentsOf: key)
             keyStarts.append(keyBytes.count)
         }
-        hashes.append(hash)
-        slots[slot] = id
-        if hashes.count * 2 > slots.count { grow() }
+        slots[slot] = top << 32 | UInt64(id)
+        if count * 2 > slots.count { grow() }
         return id
     }
 
-    private func find(key: UnsafeBufferPointer<UInt8>) -> (id: UInt32?, slot: Int, hash: UInt64) {
-        let hash = StringTable.hash(key)
-        let found: (UInt32?, Int) = hashes.withUnsafeBufferPointer { hashes in
-            slots.withUnsafeBufferPointer { slots in
-                // A case-sensitive table looks up by its texts, a case-insensitive one by its folded keys.
-                if caseInsensitive {
-                    return keyBytes.withUnsafeBufferPointer { stored in
-                        keyStarts.withUnsafeBufferPointer { StringTable.probe(key, hash, slots, hashes, stored, $0) }
-                    }
-                }
-                return bytes.withUnsafeBufferPointer { stored in
-                    starts.withUnsafeBufferPointer { StringTable.probe(key, hash, slots, hashes, stored, $0) }
+    private func find(key: UnsafeBufferPointer<UInt8>) -> (id: UInt32?, slot: Int) {
+        find(key: key, top: StringTable.hash(key) >> 32)
+    }
+
+    private func find(key: UnsafeBufferPointer<UInt8>, top: UInt64) -> (id: UInt32?, slot: Int) {
+        slots.withUnsafeBufferPointer { slots in
+            // A case-sensitive table looks up by its texts, a case-insensitive one by its folded keys.
+            if caseInsensitive {
+                return keyBytes.withUnsafeBufferPointer { stored in
+                    keyStarts.withUnsafeBufferPointer { StringTable.probe(key, top, slotBits, slots, stored, $0) }
                 }
             }
+            return bytes.withUnsafeBufferPointer { stored in
+                starts.withUnsafeBufferPointer { StringTable.probe(key, top, slotBits, slots, stored, $0) }
+            }
         }
-        return (found.0, found.1, hash)
     }
 
     /// The id stored under `key`, or the empty slot where it would go.
     @inline(__always)
-    private static func probe(_ key: UnsafeBufferPointer<UInt8>, _ hash: UInt64, _ slots: UnsafeBufferPointer<UInt32>,
-                              _ hashes: UnsafeBufferPointer<UInt64>, _ stored: UnsafeBufferPointer<UInt8>,
-                              _ bounds: UnsafeBufferPointer<Int>) -> (UInt32?, Int) {
+    private static func probe(_ key: UnsafeBufferPointer<UInt8>, _ top: UInt64, _ bits: Int, _ slots: UnsafeBufferPointer<UInt64>,
+                              _ stored: UnsafeBufferPointer<UInt8>, _ bounds: UnsafeBufferPointer<Int>) -> (UInt32?, Int) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        var slot = Int(truncatingIfNeeded: top >> UInt64(32 - bits))
         while true {
-            let id = slots[slot]
-            if id == 0 { return (nil, slot) }
-            if hashes[Int(id)] == hash {
-                let start = bounds[Int(id)], end = bounds[Int(id) + 1]
-                if end - start == key.count && (key.count == 0 || bytesEqual(stored, start, key)) { return (id, slot) }
+            let value = slots[slot]
+            if value == 0 { return (nil, slot) }
+            if value >> 32 == top {
+                let id = Int(truncatingIfNeeded: value & 0xFFFF_FFFF)
+                let start = bounds[id], end = bounds[id + 1]
+                if end - start == key.count && (key.count == 0 || bytesEqual(stored, start, key)) { return (UInt32(id), slot) }
             }
             slot = (slot + 1) & mask
         }
     }
 
+    /// Doubles the slots (to keep them at most half full), placing each entry by the hash its slot holds.
     private mutating func grow() {
-        let newCount = slots.count * 2
-        var newSlots = [UInt32](repeating: 0, count: newCount)
-        let mask = newCount - 1
-        for id in 1..<hashes.count {
-            var slot = Int(truncatingIfNeeded: hashes[id]) & mask
-            while newSlots[slot] != 0 { slot = (slot + 1) & mask }
-            newSlots[slot] = UInt32(id)
+        let bits = slotBits + 1
+        precondition(bits <= 32, "an intern table of more than 2^31 strings")
+        var newSlots = [UInt64](repeating: 0, count: 1 << bits)
+        let mask = newSlots.count - 1
+        newSlots.withUnsafeMutableBufferPointer { newSlots in
+            for value in slots where value != 0 {
+                var slot = Int(truncatingIfNeeded: value >> UInt64(64 - bits))  // the top `bits` of the hash
+                while newSlots[slot] != 0 { slot = (slot + 1) & mask }
+                newSlots[slot] = value
+            }
         }
         slots = newSlots
+        slotBits = bits
     }
 
 

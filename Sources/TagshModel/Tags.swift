@@ -56,15 +56,18 @@ public struct TagSetTable: Sendable {
     /// The sets' tag ids, concatenated; set `id` is `members[starts[id]..<starts[id + 1]]`. Set 0 is the empty set.
     @usableFromInline private(set) var members: [UInt32] = []
     @usableFromInline private(set) var starts: [Int] = [0, 0]
-    /// Open addressing on the sets' hashes: slot → set id + 1 (0 = empty). Not a `Dictionary` keyed by
-    /// arrays: a CSV export with a million distinct tag sets spent a fifth of its reading hashing them.
-    private var slots: [UInt32] = Array(repeating: 0, count: 64)
-    private var hashes: [UInt64] = []
+    /// Open addressing on the sets' hashes: a slot holds set id + 1 in its low 32 bits (0 = empty) and the top
+    /// 32 bits of the set's hash above them, and the slot of a hash is taken from its top bits (as in
+    /// `StringTable`: a probe stays in the slot array, and growing needs no other copy of the hashes). Not a
+    /// `Dictionary` keyed by arrays: a CSV export with a million distinct tag sets spent a fifth of its reading
+    /// hashing them.
+    private var slots: [UInt64] = Array(repeating: 0, count: 64)
+    /// log2 of `slots.count`.
+    private var slotBits = 6
 
     public init() {
-        let h = [UInt32]().withUnsafeBufferPointer { TagSetTable.hash($0) }
-        hashes = [h]
-        slots[Int(truncatingIfNeeded: h) & 63] = 1
+        let top = [UInt32]().withUnsafeBufferPointer { TagSetTable.hash($0) } >> 32
+        slots[Int(top >> 26)] = top << 32 | 1
     }
 
     public var count: Int { starts.count - 1 }
@@ -80,21 +83,40 @@ public struct TagSetTable: Sendable {
     }
 
     public mutating func intern(buffer tags: UnsafeBufferPointer<UInt32>) -> UInt32 {
-        let h = TagSetTable.hash(tags)
+        let top = TagSetTable.hash(tags) >> 32
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while slots[slot] != 0 {
-            let id = Int(slots[slot] - 1)
-            if hashes[id] == h && equal(id, tags) { return UInt32(id) }
+        var slot = Int(truncatingIfNeeded: top >> UInt64(32 - slotBits))
+        while true {
+            let value = slots[slot]
+            if value == 0 { break }
+            if value >> 32 == top {
+                let id = Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1
+                if equal(id, tags) { return UInt32(id) }
+            }
             slot = (slot + 1) & mask
         }
         let id = UInt32(count)
         members.append(contentsOf: tags)
         starts.append(members.count)
-        hashes.append(h)
-        slots[slot] = id + 1
+        slots[slot] = top << 32 | UInt64(id + 1)
         if count * 2 > slots.count { grow() }
         return id
+    }
+
+    /// Adds every set of `other`, its tag ids mapped through `tagMap` (what `StringTable.merge` gave for its
+    /// tags), in its id order; returns the id each of its sets has here.
+    public mutating func merge(_ other: TagSetTable, tagMap: [UInt32]) -> [UInt32] {
+        var map = [UInt32](repeating: 0, count: other.count)
+        while (count + other.count) * 2 > slots.count { grow() }
+        members.reserveCapacity(members.count + other.members.count)
+        starts.reserveCapacity(starts.count + other.count)
+        var mapped: [UInt32] = []
+        for s in 1..<max(1, other.count) {
+            mapped.removeAll(keepingCapacity: true)
+            for t in other[UInt32(s)] { mapped.append(tagMap[Int(t)]) }
+            map[s] = intern(mapped)
+        }
+        return map
     }
 
     private func equal(_ id: Int, _ tags: UnsafeBufferPointer<UInt32>) -> Bool {
@@ -106,15 +128,20 @@ public struct TagSetTable: Sendable {
         }
     }
 
+    /// Doubles the slots (to keep them at most half full), placing each set by the hash its slot holds.
     private mutating func grow() {
-        var newSlots = [UInt32](repeating: 0, count: slots.count * 2)
+        let bits = slotBits + 1
+        var newSlots = [UInt64](repeating: 0, count: 1 << bits)
         let mask = newSlots.count - 1
-        for id in hashes.indices {
-            var slot = Int(truncatingIfNeeded: hashes[id]) & mask
-            while newSlots[slot] != 0 { slot = (slot + 1) & mask }
-            newSlots[slot] = UInt32(id + 1)
+        newSlots.withUnsafeMutableBufferPointer { newSlots in
+            for value in slots where value != 0 {
+                var slot = Int(truncatingIfNeeded: value >> UInt64(64 - bits))
+                while newSlots[slot] != 0 { slot = (slot + 1) & mask }
+                newSlots[slot] = value
+            }
         }
         slots = newSlots
+        slotBits = bits
     }
 
     /// The ids multiplied in, in order, then mixed.

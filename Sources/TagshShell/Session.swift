@@ -663,6 +663,16 @@ public final class Session {
         loadDeclarations()
         loadHistory()
         checkForRecovery(path: paths[0])
+        if combined.ledger.count >= 100_000 { Session.returnFreedMemory() }
+    }
+
+    /// Hands the heap's free pages back to the system. Reading a large file frees as much as it keeps (the second
+    /// half's tables once merged, the lookup tables of raw fields), and glibc would otherwise hold on to it: after
+    /// a million-row CSV, 30 MB of a 270 MB process. A few milliseconds, once per large file.
+    static func returnFreedMemory() {
+        #if canImport(Glibc)
+        _ = mallocTrim(0)
+        #endif
     }
 
     /// Reads one ledger file (with the column mapping its sidecar keeps).
@@ -858,3 +868,8 @@ public struct ScriptReader {
         return pending.map { ($0, pendingStart) }
     }
 }
+
+#if canImport(Glibc)
+/// glibc's `malloc_trim`, which the Glibc module does not export.
+@_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
+#endif

@@ -79,6 +79,43 @@ struct StringTableTests {
         for i in 0..<10_000 { #expect(t.intern("m\(i)") == UInt32(i + 1)) }
         for i in stride(from: 0, to: 10_000, by: 97) { #expect(t.id(of: "m\(i)") == UInt32(i + 1)) }
     }
+
+    /// `merge` must leave what interning the other table's texts one by one, in its id order, leaves: the same
+    /// ids, spellings and lookups (it reuses the hashes in the other table's slots, and grows once up front).
+    @Test(arguments: [false, true])
+    func mergeIsInterningInOrder(_ caseInsensitive: Bool) {
+        var mine = StringTable(caseInsensitive: caseInsensitive), theirs = StringTable(caseInsensitive: caseInsensitive)
+        for i in 0..<3_000 { _ = mine.intern("Shop \(i)") }
+        // Half of theirs is already here (in another case for some), half is new; the order is theirs.
+        for i in stride(from: 5_999, through: 1_500, by: -1) { _ = theirs.intern(i % 3 == 0 ? "SHOP \(i)" : "Shop \(i)") }
+        var oneByOne = mine
+        let expected = [UInt32(0)] + theirs.ids.map { oneByOne.intern(theirs[$0]) }
+        let map = mine.merge(theirs)
+        #expect(map == expected)
+        #expect(mine.count == oneByOne.count)
+        for id in mine.ids { #expect(mine[id] == oneByOne[id]) }
+        for id in theirs.ids { #expect(mine.id(of: theirs[id]) == expected[Int(id)]) }
+        #expect(mine.intern("brand new") == UInt32(oneByOne.count + 1))
+    }
+}
+
+struct TagSetTableTests {
+    /// Merging sets maps their tags, keeps the other table's order, and finds the sets already here.
+    @Test func mergeMapsTagsAndFindsExistingSets() {
+        var mine = TagSetTable(), theirs = TagSetTable()
+        for i in 0..<2_000 { _ = mine.intern([UInt32(i % 7), UInt32(i)]) }
+        for i in 1_000..<4_000 { _ = theirs.intern([UInt32(i % 7), UInt32(i)]) }
+        // Their tags below 2,000 are ours; the others are ours plus 10,000 (their first 1,000 sets are here already).
+        let tagMap = (0..<4_000).map { UInt32($0 < 2_000 ? $0 : $0 + 10_000) }
+        var oneByOne = mine
+        let expected = [UInt32(0)] + (1..<theirs.count).map { oneByOne.intern(theirs[UInt32($0)].map { tagMap[Int($0)] }) }
+        #expect(mine.merge(theirs, tagMap: tagMap) == expected)
+        #expect(mine.count == oneByOne.count)
+        for id in 0..<UInt32(mine.count) { #expect(mine[id] == oneByOne[id]) }
+        #expect(expected[1] == 1_001 && mine.intern([1_000 % 7, 1_000]) == 1_001)
+        #expect(mine.intern([2_000 % 7, 12_000]) == expected[1_001] && expected[1_001] == 2_001)
+        #expect(mine.intern([]) == 0)
+    }
 }
 
 struct TagTests {
