@@ -124,6 +124,10 @@ public struct QueryEvaluator {
     /// Which entries of an intern table match a text pattern, by id.
     func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
         var t = [Bool](repeating: false, count: strings.count + 1)
+        if case .regex(let r) = pattern, let automaton = RegexAutomaton(r.source) {
+            QueryEvaluator.test(strings, automaton, required: ASCIIMatcher.requiredLiterals(ofRegex: r.source), pattern, into: &t)
+            return t
+        }
         // What a text's bytes decide without the engine (nil: the engine decides): the whole test when the pattern
         // is ASCII literals; otherwise `false` for an ASCII text lacking a literal every match requires.
         let decide: ((UnsafeBufferPointer<UInt8>) -> Bool?)?
@@ -151,6 +155,33 @@ public struct QueryEvaluator {
         QueryEvaluator.test(undecided, strings, pattern, into: &t)
         if case .contains("") = pattern { t[0] = true }
         return t
+    }
+
+    /// A regular expression the automaton takes, tested on every text: an ASCII text by the automaton (after the
+    /// literals every match requires, when there are some, which rule most texts out faster), any other text by
+    /// the engine (Unicode case folding has more rules than ASCII's). On both cores when the texts are many, each
+    /// with its own copy of the automaton (its cache grows as it runs).
+    static func test(_ strings: StringTable, _ automaton: RegexAutomaton, required: [[UInt8]]?, _ pattern: TextPattern,
+                     into t: inout [Bool]) {
+        let first = Int(strings.ids.lowerBound)
+        let halves = Parallel.halves(strings.count, threshold: 20_000) { range -> (matched: [UInt32], undecided: [UInt32]) in
+            var automaton = automaton
+            var matched: [UInt32] = [], undecided: [UInt32] = []
+            strings.withAllUTF8 { bytes, starts in
+                for i in range {
+                    let id = UInt32(first + i)
+                    let text = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+                    if !ASCIIMatcher.isPrintableASCII(text) {
+                        undecided.append(id)
+                    } else if required.map({ ASCIIMatcher.containsAll($0, text) }) ?? true, automaton.matches(text) {
+                        matched.append(id)
+                    }
+                }
+            }
+            return (matched, undecided)
+        }
+        for half in halves { for id in half.matched { t[Int(id)] = true } }
+        test(halves.flatMap { $0.undecided }, strings, pattern, into: &t)
     }
 
     /// The full test (the regex engine, or a lower-cased `String`) on these texts; on both cores when they are

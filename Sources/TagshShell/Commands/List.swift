@@ -115,21 +115,33 @@ func transactionTable(_ ledger: Ledger, rows: [Int], session: Session, fileColum
       + (fileColumn ? [.init(header: "FILE", shrinkable: true, minWidth: 6, drop: 3)] : []))
     let style = session.style
     let files = fileColumn ? session.fileValues() : nil
+    // A value shown in many rows (a merchant, a day, a category, a tag set) is made into a cell once and shared:
+    // a listing of 70,000 rows made a `String` and a painting closure per cell, and most of its time and memory went there.
+    var merchants: [UInt32: Table.Cell] = [:], days: [Int32: Table.Cell] = [:], tagSets: [UInt32: Table.Cell] = [:]
+    var categories = [Table.Cell?](repeating: nil, count: Int(ledger.categories.ids.upperBound))
+    let intents: [Table.Cell] = [.init("")] + Intent.allCases.map { i in .init(String(i.mark), paint: { style.paint($0, i.color) }) }
+    let green: (String) -> String = { style.green($0) }
+    let chips: (String) -> String = { text in text.split(separator: " ").map { r.tagChip(String($0)) }.joined(separator: " ") }
     for (i, row) in rows.enumerated() {
         if i % 4096 == 0 { try session.checkInterrupted() }
-        let intent = ledger.intentValue(row)
-        let catID = ledger.category[row]
+        let catID = ledger.category[row], m = ledger.merchant[row], set = ledger.tagSet[row], d = ledger.days[row]
         let amount = ledger.amount(row)
+        let category = categories[Int(catID)] ?? {
+            let c = Table.Cell(r.category(catID).plain, paint: catID == 0 ? nil : { style.paint($0, ledger.categories[catID].color) })
+            categories[Int(catID)] = c
+            return c
+        }()
+        let merchant = merchants[m] ?? { let c = Table.Cell(r.merchant(row)); merchants[m] = c; return c }()
+        let day = days[d] ?? { let c = Table.Cell(ledger.day(row).description); days[d] = c; return c }()
+        let tags = tagSets[set] ?? { let c = Table.Cell(r.tags(row), paint: chips); tagSets[set] = c; return c }()
         table.add([
             .init(String(row + 1)),
-            .init(ledger.day(row).description),
-            .init(r.merchant(row)),
-            .init(r.amount(row), paint: amount.isNegative ? nil : { style.green($0) }),
-            .init(intent.map { String($0.mark) } ?? "", paint: intent.map { i in { style.paint($0, i.color) } }),
-            .init(r.category(catID).plain, paint: catID == 0 ? nil : { style.paint($0, ledger.categories[catID].color) }),
-            .init(r.tags(row), paint: { text in
-                text.split(separator: " ").map { r.tagChip(String($0)) }.joined(separator: " ")
-            }),
+            day,
+            merchant,
+            .init(r.amount(row), paint: amount.isNegative ? nil : green),
+            intents[Int(ledger.intentValue(row)?.rawValue ?? 0)],
+            category,
+            tags,
         ] + (notes ? [.init(ledger.note[row] == 0 ? "" : TextSafety.sanitize(ledger.notes[ledger.note[row]]))] : [])
           + (files.map { [.init(TextSafety.sanitize($0.values[$0.ids[row]]))] } ?? []))
     }
