@@ -102,8 +102,7 @@ public struct CSVLayout: Sendable {
     /// UTF-8, or Windows-1252 for an export that is not UTF-8.
     public var encoding: TextEncoding = .utf8
     /// Byte range of each transaction's record in the file, without its line terminator.
-    public var recordStarts: [Int]
-    public var recordEnds: [Int]
+    public var records: RecordOffsets
 }
 
 extension String {

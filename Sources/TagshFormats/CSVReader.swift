@@ -251,7 +251,7 @@ public struct CSVReader {
                              dateOrderSettled: options.dateFormat != nil || hint.certain)
         let cx = RecordContext(columns: columns, decimalComma: decimalComma, debitMixed: debitMixed, creditMixed: creditMixed)
         try readRecords(&st, from: scanner, cx)
-        let ledger = st.ledger, starts = st.starts, ends = st.ends, skipped = st.skipped, footer = st.footer
+        let ledger = st.ledger, records = st.records, skipped = st.skipped, footer = st.footer
         let footerLines = st.footerLines, leadingLines = st.leadingLines, dateFormat = st.dateFormat
         let dateOrderSettled = st.dateOrderSettled, ambiguousRows = st.ambiguousRows, onlyYearFirst = st.onlyYearFirst
 
@@ -259,7 +259,7 @@ public struct CSVReader {
             delimiter: header.delimiter, lineEnding: lineEnding, hasBOM: hasBOM, header: header.names,
             columns: columns, headerLine: header.line, headerRange: header.range, decimalComma: decimalComma,
             dateFormat: onlyYearFirst && options.dateFormat == nil ? .ymd : dateFormat, encoding: encoding,
-            recordStarts: starts, recordEnds: ends)
+            records: records)
         layout.hasHeader = hasHeader
         layout.guesses = guesses
         layout.dateFormatGiven = options.dateFormat != nil

@@ -7,8 +7,7 @@ extension CSVReader {
     /// What reading records keeps from one record to the next.
     struct RecordState {
         var ledger = Ledger()
-        var starts: [Int] = []
-        var ends: [Int] = []
+        var records = RecordOffsets()
         var skipped: [Diagnostic] = []
         var dateFormat: DateFormat
         var dateOrderSettled: Bool
@@ -33,8 +32,7 @@ extension CSVReader {
 
         mutating func reserve(_ n: Int) {
             ledger.reserveCapacity(n)
-            starts.reserveCapacity(n)
-            ends.reserveCapacity(n)
+            records.reserveCapacity(n)
         }
     }
 
@@ -93,8 +91,7 @@ extension CSVReader {
     func merge(_ other: RecordState, into st: inout RecordState, lineOffset: Int) {
         let offset = st.ledger.count
         st.ledger.append(rowsOf: other.ledger)
-        st.starts += other.starts
-        st.ends += other.ends
+        st.records.append(contentsOf: other.records)
         st.onlyYearFirst = st.onlyYearFirst && other.onlyYearFirst
         // Once the order is settled, earlier ambiguous rows no longer matter (and none were re-read: the format never changed).
         if st.dateOrderSettled || other.dateOrderSettled {
@@ -145,8 +142,8 @@ extension CSVReader {
         let required = max(columns.date, columns.description, columns.amount ?? 0)
         var fields: [FieldRef] = []
         // The state as locals, moved out of `st` (so nothing is copied) and back when this returns or throws.
-        var ledger = Ledger(), starts: [Int] = [], ends: [Int] = [], skipped: [Diagnostic] = []
-        swap(&ledger, &st.ledger); swap(&starts, &st.starts); swap(&ends, &st.ends); swap(&skipped, &st.skipped)
+        var ledger = Ledger(), records = RecordOffsets(), skipped: [Diagnostic] = []
+        swap(&ledger, &st.ledger); swap(&records, &st.records); swap(&skipped, &st.skipped)
         var dateFormat = st.dateFormat, dateOrderSettled = st.dateOrderSettled, onlyYearFirst = st.onlyYearFirst
         var ambiguousRows: [Int32] = [], leadingLines: [Int] = []
         swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
@@ -161,7 +158,7 @@ extension CSVReader {
         swap(&rawTags, &st.rawTags); swap(&rawCategories, &st.rawCategories); swap(&rawIntents, &st.rawIntents)
         swap(&tagSetOfRaw, &st.tagSetOfRaw); swap(&categoryOfRaw, &st.categoryOfRaw); swap(&intentOfRaw, &st.intentOfRaw)
         defer {
-            swap(&ledger, &st.ledger); swap(&starts, &st.starts); swap(&ends, &st.ends); swap(&skipped, &st.skipped)
+            swap(&ledger, &st.ledger); swap(&records, &st.records); swap(&skipped, &st.skipped)
             st.dateFormat = dateFormat; st.dateOrderSettled = dateOrderSettled; st.onlyYearFirst = onlyYearFirst
             swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
             st.footer = footer; st.footerLines = footerLines; st.defaultAccount = defaultAccount
@@ -379,8 +376,7 @@ extension CSVReader {
                 ledger.append(day: day, merchant: merchant, amount: amount, currency: currency, account: account,
                               intent: intent, category: category, tagSet: tagSet, note: note)
                 if pending { ledger.markLastPending() }
-                starts.append(recordStart)
-                ends.append(recordEnd)
+                records.append(recordStart..<recordEnd)
             } catch {
                 if options.skipBad { skipped.append(error); continue }
                 throw error

@@ -63,8 +63,8 @@ enum CSVWriter {
         guard !changedRows.isEmpty else { return (ByteSplice(bytes), false) }
         // The document and the ledger must describe the same records (a file read back after a save with rows it
         // skipped would not): refuse rather than write a record into another's place.
-        if let row = changedRows.first(where: { $0 < 0 || $0 >= layout.recordStarts.count }) {
-            throw Diagnostic("cannot save transaction \(row + 1): the file holds \(layout.recordStarts.count) records that tagsh can place; "
+        if let row = changedRows.first(where: { $0 < 0 || $0 >= layout.records.count }) {
+            throw Diagnostic("cannot save transaction \(row + 1): the file holds \(layout.records.count) records that tagsh can place; "
                              + "nothing was written (reopen the file to see what it reads)")
         }
         // Where each annotation goes: its column, or a new one after the header's names and the widest record
@@ -92,7 +92,7 @@ enum CSVWriter {
             var previous = -1
             for row in rows where row != previous {
                 previous = row
-                let range = layout.recordStarts[row]..<layout.recordEnds[row]
+                let range = layout.records[row]
                 var out: [UInt8] = []
                 out.reserveCapacity(range.count + 32)
                 try writer.record(buffer, range, row: row, into: &out)
@@ -108,7 +108,7 @@ enum CSVWriter {
     {
         let lowercaseHeader = layout.header.allSatisfy { $0 == $0.lowercased() }
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + layout.recordStarts.count * (added.count + 8))
+        out.reserveCapacity(bytes.count + layout.records.count * (added.count + 8))
         var copied = 0
         func copy(upTo end: Int) {
             if end > copied { out.append(contentsOf: bytes[copied..<end]) }
@@ -127,12 +127,13 @@ enum CSVWriter {
                 out.append(contentsOf: try field(lowercaseHeader ? title.lowercased() : title, layout, quoteAll: headerQuoted, row: nil))
             }
         }
-        var changed = [Bool](repeating: false, count: layout.recordStarts.count)
+        var changed = [Bool](repeating: false, count: layout.records.count)
         for r in rows { changed[r] = true }
         let width = writer.columnAt.count
         try bytes.withUnsafeBufferPointer { buffer throws(Diagnostic) in
-            for row in 0..<layout.recordStarts.count {
-                let start = layout.recordStarts[row], end = layout.recordEnds[row]
+            for row in layout.records.indices {
+                let range = layout.records[row]
+                let start = range.lowerBound, end = range.upperBound
                 copy(upTo: start)
                 if changed[row] {
                     try writer.record(buffer, start..<end, row: row, into: &out)
@@ -157,31 +158,11 @@ enum CSVWriter {
     static func addedColumnsStart(_ bytes: [UInt8], layout: CSVLayout) -> Int {
         var widest = layout.header.count
         bytes.withUnsafeBufferPointer { buffer in
-            for r in layout.recordStarts.indices {
-                widest = max(widest, fieldShape(buffer, layout.recordStarts[r]..<layout.recordEnds[r], layout: layout).0)
+            for r in layout.records.indices {
+                widest = max(widest, fieldShape(buffer, layout.records[r], layout: layout).0)
             }
         }
         return widest
-    }
-
-    /// The records' offsets once `edits` (one per rewritten record, sorted, as `renderSplice` makes them) are made:
-    /// shifted in place, so a save need not read a million records again.
-    static func shift(_ layout: inout CSVLayout, by edits: [ByteSplice.Edit]) {
-        var k = 0, delta = 0
-        let n = layout.recordStarts.count
-        layout.recordStarts.withUnsafeMutableBufferPointer { starts in
-            layout.recordEnds.withUnsafeMutableBufferPointer { ends in
-                for r in 0..<n {
-                    let start = starts[r], end = ends[r]
-                    starts[r] = start + delta
-                    if k < edits.count && edits[k].start == start {
-                        delta += edits[k].bytes.count - (end - start)
-                        k += 1
-                    }
-                    ends[r] = end + delta
-                }
-            }
-        }
     }
 
     /// How many fields a record has, and whether it quotes every one.

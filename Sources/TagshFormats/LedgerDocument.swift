@@ -72,7 +72,7 @@ public struct LedgerDocument: Sendable {
     /// How many transactions the file holds.
     public var recordCount: Int {
         switch layout {
-        case .csv(let l): l.recordStarts.count
+        case .csv(let l): l.records.count
         case .text(let t): t.rowFile.count
         }
     }
@@ -88,10 +88,10 @@ public struct LedgerDocument: Sendable {
     /// A CSV record's fields as the file has them, each with its column's header name (or position), for `show`
     /// and `columns`; empty for other formats.
     public func originalFields(row: Int) -> [(name: String, value: String)] {
-        guard case .csv(let layout) = layout, row < layout.recordStarts.count else { return [] }
+        guard case .csv(let layout) = layout, row < layout.records.count else { return [] }
         let values = bytes.withUnsafeBufferPointer { buffer in
             CSVReader(bytes: buffer, fileName: "", options: ReadOptions(), encoding: layout.encoding)
-                .fieldTexts(layout.recordStarts[row]..<layout.recordEnds[row], delimiter: layout.delimiter)
+                .fieldTexts(layout.records[row], delimiter: layout.delimiter)
         }
         return values.enumerated().map { (i, v) in (i < layout.header.count && layout.hasHeader ? layout.header[i] : String(i + 1), v) }
     }
@@ -112,12 +112,12 @@ public struct LedgerDocument: Sendable {
         guard case .csv(let layout) = layout, let index = columnIndex(named: name) else { return nil }
         var values = StringTable()
         var ids: [UInt32] = []
-        ids.reserveCapacity(layout.recordStarts.count)
+        ids.reserveCapacity(layout.records.count)
         bytes.withUnsafeBufferPointer { buffer in
             let reader = CSVReader(bytes: buffer, fileName: "", options: ReadOptions(), encoding: layout.encoding)
             var scratch: [UInt8] = []
-            for r in 0..<layout.recordStarts.count {
-                ids.append(reader.field(index, of: layout.recordStarts[r]..<layout.recordEnds[r], delimiter: layout.delimiter,
+            for r in layout.records.indices {
+                ids.append(reader.field(index, of: layout.records[r], delimiter: layout.delimiter,
                                         into: &values, scratch: &scratch))
             }
         }
@@ -199,7 +199,7 @@ public struct LedgerDocument: Sendable {
                 var bytes = taken.bytes
                 taken = .empty(taken.format)
                 ByteSplice.apply(edits, to: &bytes)
-                CSVWriter.shift(&layout, by: edits)
+                layout.records.shift(by: edits)
                 return LedgerDocument(format: .csv, bytes: bytes, layout: .csv(layout))
             }
         }

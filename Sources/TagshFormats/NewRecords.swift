@@ -33,7 +33,7 @@ extension LedgerDocument {
     /// Where text for new records goes: after the last record (before a CSV footer), else at the end.
     public var appendOffset: Int {
         guard case .csv(let layout) = layout else { return bytes.count }
-        guard let end = layout.recordEnds.last ?? (layout.hasHeader ? layout.headerRange.upperBound : nil) else { return bytes.count }
+        guard let end = layout.records.last?.upperBound ?? (layout.hasHeader ? layout.headerRange.upperBound : nil) else { return bytes.count }
         var at = end
         while at < bytes.count && (bytes[at] == 0x0D || bytes[at] == 0x0A) {
             at += 1
@@ -61,9 +61,9 @@ extension LedgerDocument {
         }
         // A record of the file shows how dates are written (separators, padding, month names).
         var sampleDate: String?
-        if let first = l.recordStarts.first, let end = l.recordEnds.first {
+        if let first = l.records.first {
             let fields = bytes.withUnsafeBufferPointer { buffer in
-                CSVReader(bytes: buffer, fileName: "", options: ReadOptions(), encoding: l.encoding).fieldTexts(first..<end, delimiter: l.delimiter)
+                CSVReader(bytes: buffer, fileName: "", options: ReadOptions(), encoding: l.encoding).fieldTexts(first, delimiter: l.delimiter)
             }
             if c.date < fields.count { sampleDate = fields[c.date] }
         }
@@ -100,7 +100,7 @@ extension LedgerDocument {
             out += l.lineEnding
         }
         // Read back with the file's own header and settings, so the rows are what the file will hold.
-        let head = l.recordStarts.first.map { Array(bytes[0..<$0]) } ?? Array(bytes[0..<appendOffset])
+        let head = l.records.first.map { Array(bytes[0..<$0.lowerBound]) } ?? Array(bytes[0..<appendOffset])
         var options = ReadOptions()
         options.dateFormat = l.dateFormat
         options.columns = l.columnMap

@@ -64,7 +64,7 @@ public final class Session {
         let name = TextSafety.sanitize(f.displayName)
         if record >= f.document.recordCount { return name + " (imported, not saved yet)" }
         if case .csv(let layout) = f.document.layout {
-            let line = 1 + f.document.bytes[0..<layout.recordStarts[record]].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let line = 1 + f.document.bytes[0..<layout.records[record].lowerBound].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             return "\(name):\(line)"
         }
         return files.count > 1 ? name : nil

@@ -69,7 +69,7 @@ struct ParallelReadTests {
             // Interned in the same order: the same ids, so tag and category order and spelling are the same.
             #expect(one.merchant == two.merchant && one.tagSet == two.tagSet && one.category == two.category)
             #expect(one.tags.ids.map { one.tags[$0] } == two.tags.ids.map { two.tags[$0] })
-            #expect(l1.recordStarts == l2.recordStarts && l1.recordEnds == l2.recordEnds)
+            #expect(l1.records == l2.records)
             #expect(l1.notes == l2.notes && l1.guesses == l2.guesses && l1.dateFormat == l2.dateFormat)
             #expect(one.pendingRows == two.pendingRows)
         case (.failure(let e1), .failure(let e2)):
