@@ -18,7 +18,7 @@ import Darwin
 public struct StringTable: Sendable {
     /// The texts' UTF-8, concatenated; id's text is `bytes[starts[id]..<starts[id + 1]]` (id 0 is empty).
     @usableFromInline private(set) var bytes: [UInt8] = []
-    @usableFromInline private(set) var starts: [Int] = [0, 0]
+    @usableFromInline private(set) var starts = Offsets([0, 0])
     /// Open addressing: each slot holds an id in its low 32 bits and the top 32 bits of its key's hash above them
     /// (0 = empty). A probe compares hashes without leaving the slot array, and the slot of a hash is taken from
     /// its top bits, so growing the table needs no hash but the one in the slot.
@@ -28,7 +28,7 @@ public struct StringTable: Sendable {
     /// Case-insensitive tables only: the lookup keys (lower-cased), concatenated like `bytes`.
     /// A case-sensitive table looks up by the texts themselves.
     private var keyBytes: [UInt8] = []
-    private var keyStarts: [Int] = [0, 0]
+    private var keyStarts = Offsets([0, 0])
     public let caseInsensitive: Bool
 
     public init(caseInsensitive: Bool = false) {
@@ -55,8 +55,8 @@ public struct StringTable: Sendable {
     /// Every text's UTF-8 in one buffer, with `starts` (ids index it as in `withUTF8`): for
     /// passes over the whole table that should not pay a closure call per id.
     @inlinable
-    public func withAllUTF8<R>(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<Int>) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBufferPointer { b in try starts.withUnsafeBufferPointer { try body(b, $0) } }
+    public func withAllUTF8<R>(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer { b in try starts.withBuffer { try body(b, $0) } }
     }
 
     /// The id of `text`, adding it when new.
@@ -124,7 +124,7 @@ public struct StringTable: Sendable {
     }
 
     /// The lookup keys and their bounds: the folded keys of a case-insensitive table, the texts of another.
-    private func withKeys<R>(_ body: (UnsafeBufferPointer<UInt8>, [Int]) -> R) -> R {
+    private func withKeys<R>(_ body: (UnsafeBufferPointer<UInt8>, Offsets) -> R) -> R {
         caseInsensitive ? keyBytes.withUnsafeBufferPointer { body($0, keyStarts) } : bytes.withUnsafeBufferPointer { body($0, starts) }
     }
 
@@ -153,11 +153,11 @@ public struct StringTable: Sendable {
             // A case-sensitive table looks up by its texts, a case-insensitive one by its folded keys.
             if caseInsensitive {
                 return keyBytes.withUnsafeBufferPointer { stored in
-                    keyStarts.withUnsafeBufferPointer { StringTable.probe(key, top, slotBits, slots, stored, $0) }
+                    keyStarts.withBuffer { StringTable.probe(key, top, slotBits, slots, stored, $0) }
                 }
             }
             return bytes.withUnsafeBufferPointer { stored in
-                starts.withUnsafeBufferPointer { StringTable.probe(key, top, slotBits, slots, stored, $0) }
+                starts.withBuffer { StringTable.probe(key, top, slotBits, slots, stored, $0) }
             }
         }
     }
@@ -165,7 +165,7 @@ public struct StringTable: Sendable {
     /// The id stored under `key`, or the empty slot where it would go.
     @inline(__always)
     private static func probe(_ key: UnsafeBufferPointer<UInt8>, _ top: UInt64, _ bits: Int, _ slots: UnsafeBufferPointer<UInt64>,
-                              _ stored: UnsafeBufferPointer<UInt8>, _ bounds: UnsafeBufferPointer<Int>) -> (UInt32?, Int) {
+                              _ stored: UnsafeBufferPointer<UInt8>, _ bounds: Offsets.Buffer) -> (UInt32?, Int) {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: top >> UInt64(32 - bits))
         while true {

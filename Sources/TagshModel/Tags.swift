@@ -55,7 +55,7 @@ public enum TagName {
 public struct TagSetTable: Sendable {
     /// The sets' tag ids, concatenated; set `id` is `members[starts[id]..<starts[id + 1]]`. Set 0 is the empty set.
     @usableFromInline private(set) var members: [UInt32] = []
-    @usableFromInline private(set) var starts: [Int] = [0, 0]
+    @usableFromInline private(set) var starts = Offsets([0, 0])
     /// Open addressing on the sets' hashes: a slot holds set id + 1 in its low 32 bits (0 = empty) and the top
     /// 32 bits of the set's hash above them, and the slot of a hash is taken from its top bits (as in
     /// `StringTable`: a probe stays in the slot array, and growing needs no other copy of the hashes). Not a

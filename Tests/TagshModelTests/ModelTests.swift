@@ -99,6 +99,22 @@ struct StringTableTests {
     }
 }
 
+/// The intern tables' offsets: 32 bits while they fit, full once one does not, read the same either way.
+struct OffsetsTests {
+    @Test func readBackAcross4GiB() {
+        let big = Int(UInt32.max)
+        var o = Offsets([0, 5, big - 1, big])
+        #expect((0..<o.count).map { o[$0] } == [0, 5, big - 1, big])
+        o.append(big + 1)
+        o.append(big * 3)
+        let all = [0, 5, big - 1, big, big + 1, big * 3]
+        #expect((0..<o.count).map { o[$0] } == all)
+        #expect(o.withBuffer { b in (0..<all.count).map { b[$0] } } == all)
+        let small = Offsets([0, 3, 7])
+        #expect(small.withBuffer { b in (0..<3).map { b[$0] } } == [0, 3, 7])
+    }
+}
+
 struct TagSetTableTests {
     /// Merging sets maps their tags, keeps the other table's order, and finds the sets already here.
     @Test func mergeMapsTagsAndFindsExistingSets() {
