@@ -124,14 +124,16 @@ public struct QueryEvaluator {
     /// Which entries of an intern table match a text pattern, by id.
     func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
         var t = [Bool](repeating: false, count: strings.count + 1)
-        if case .regex(let r) = pattern, let automaton = RegexAutomaton(r.source) {
+        // A pattern of ASCII literals is tested faster by `ASCIIMatcher` (eight bytes at a time) than by the automaton.
+        let ascii = ASCIIMatcher(pattern)
+        if ascii == nil, case .regex(let r) = pattern, let automaton = RegexAutomaton(r.source) {
             QueryEvaluator.test(strings, automaton, required: ASCIIMatcher.requiredLiterals(ofRegex: r.source), pattern, into: &t)
             return t
         }
         // What a text's bytes decide without the engine (nil: the engine decides): the whole test when the pattern
         // is ASCII literals; otherwise `false` for an ASCII text lacking a literal every match requires.
         let decide: ((UnsafeBufferPointer<UInt8>) -> Bool?)?
-        if let ascii = ASCIIMatcher(pattern) {
+        if let ascii {
             decide = { ascii.matches($0) }
         } else if case .regex(let r) = pattern, let required = ASCIIMatcher.requiredLiterals(ofRegex: r.source) {
             decide = { ASCIIMatcher.isPrintableASCII($0) && !ASCIIMatcher.containsAll(required, $0) ? false : nil }
