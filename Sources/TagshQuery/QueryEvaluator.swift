@@ -142,15 +142,24 @@ public struct QueryEvaluator {
         }
         var undecided: [UInt32] = []
         if let decide {
-            strings.withAllUTF8 { bytes, starts in
-                for id in strings.ids {
-                    if let m = decide(UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])) {
-                        t[Int(id)] = m
-                    } else {
-                        undecided.append(id)
+            // On both cores once the texts are many: a million distinct descriptions are tens of megabytes to scan.
+            let first = Int(strings.ids.lowerBound)
+            let halves = Parallel.halves(strings.count, threshold: 20_000) { range -> (matched: [UInt32], undecided: [UInt32]) in
+                var matched: [UInt32] = [], undecided: [UInt32] = []
+                strings.withAllUTF8 { bytes, starts in
+                    for i in range {
+                        let id = first + i
+                        switch decide(UnsafeBufferPointer(rebasing: bytes[starts[id]..<starts[id + 1]])) {
+                        case true?: matched.append(UInt32(id))
+                        case false?: break
+                        case nil: undecided.append(UInt32(id))
+                        }
                     }
                 }
+                return (matched, undecided)
             }
+            for half in halves { for id in half.matched { t[Int(id)] = true } }
+            undecided = halves.flatMap { $0.undecided }
         } else {
             undecided = Array(strings.ids)
         }

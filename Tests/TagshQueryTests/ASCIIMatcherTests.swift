@@ -102,7 +102,9 @@ import TagshModel
                           currency: 0, account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
         }
         for source in ["'desc:/[0-9]5 star/'", "'desc:/caf. 1/'", "'desc:/shop 2.*kiosk/'", "'desc:/\\d{4}1 kiosk$/'",
-                       "'desc:/^[a-z]+ [0-9]*5/'", "'desc:/[0-9]{3}[05] [ks]/'"] {
+                       "'desc:/^[a-z]+ [0-9]*5/'", "'desc:/[0-9]{3}[05] [ks]/'",
+                       // Literals: ASCIIMatcher's test, on both cores too.
+                       "desc:9' star'", "'desc:/^shop 2/'", "'desc:/star|^caf/'"] {
             let q = try parse(source)
             guard case .term(.merchant(let p)) = q else { Issue.record("not a merchant test: \(source)"); continue }
             let rows = QueryEvaluator(ledger: ledger).rows(matching: q).rows
