@@ -207,6 +207,7 @@ extension Session {
         suggestIndex = nil
         fileColumn = nil
         columnCache = [:]
+        merchantOrder = nil
         lastPreview = nil
     }
 

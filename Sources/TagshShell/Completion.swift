@@ -371,9 +371,14 @@ extension Session {
         var catUse = [Int](repeating: 0, count: Int(ledger.categories.ids.upperBound))
         for c in ledger.category { catUse[Int(c)] += 1 }
         let cats = ledger.categories.liveIDs.sorted { catUse[Int($0)] > catUse[Int($1)] }
-        var merchantUse = [Int](repeating: 0, count: ledger.merchants.count + 1)
-        for m in ledger.merchant { merchantUse[Int(m)] += 1 }
-        let merchants = ledger.merchants.ids.sorted { merchantUse[Int($0)] > merchantUse[Int($1)] }.map { ledger.merchants[$0] }
+        let merchants = merchantOrder ?? {
+            var merchantUse = [Int](repeating: 0, count: ledger.merchants.count + 1)
+            for m in ledger.merchant { merchantUse[Int(m)] += 1 }
+            // Only descriptions some transaction has (an undone import leaves its texts in the table).
+            return ledger.merchants.ids.filter { merchantUse[Int($0)] > 0 }.sorted { merchantUse[Int($0)] > merchantUse[Int($1)] }
+                .map { ledger.merchants[$0] }
+        }()
+        merchantOrder = merchants
         let rank = Dictionary(uniqueKeysWithValues: tagOrder.enumerated().map { ($1, $0) })
         let sets = ledger.tagSets, tagSetColumn = ledger.tagSet, tags = ledger.tags, selection = self.selection
         let count = ledger.count

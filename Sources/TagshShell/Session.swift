@@ -247,6 +247,10 @@ public final class Session {
     /// What the last `preview` showed, for a bare `apply`: the plan and the working copy holding its names.
     var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, tables: Ledger, line: String)?
     var completionCache: (generation: Int, data: CompletionData)?
+    /// The descriptions most used first, for completion: kept across changes that leave the rows as they are
+    /// (an annotation does not change how often a description is used), and dropped when rows come or go.
+    /// With a million distinct descriptions, making it again after every `tag` held the prompt 0.1–0.2 s.
+    var merchantOrder: [String]?
     /// Original CSV columns read for `col:` queries, by name; cleared when the file is opened or saved.
     var columnCache: [String: (values: StringTable, ids: [UInt32])] = [:]
 
@@ -754,6 +758,7 @@ public final class Session {
         stores = []
         owners = [:]
         columnCache = [:]
+        merchantOrder = nil
         fileColumn = nil
         mappingToRemember = nil
         self.files = files

@@ -127,6 +127,30 @@ struct MonthlyLoopTests {
         #expect(s.ledger?.count == 4 && !s.hasUnsavedChanges)
     }
 
+    /// The descriptions completion offers are kept across annotations (they do not change how often a description
+    /// is used) and follow the rows when an import adds some and its undo takes them away.
+    @Test func descriptionCompletionFollowsImportsAndTheirUndo() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ledger = "Date,Description,Amount\n2025-03-01,STARBUCKS 1234,-4.75\n2025-03-02,SALARIS,3200.00\n"
+        let export = "Date,Description,Amount\n2025-03-04,ALBERT HEIJN,-23.40\n2025-03-05,ALBERT HEIJN,-9.10\n"
+        try write(dir, ["bank.csv": ledger, "export.csv": export])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        s.execute("open \(p("bank.csv"))")
+        #expect(s.completionData()?.merchants == ["STARBUCKS 1234", "SALARIS"])
+        s.execute("tag 1 +coffee")
+        #expect(s.completionData()?.merchants == ["STARBUCKS 1234", "SALARIS"])
+        #expect(s.completionData()?.tags == ["coffee"])
+        #expect(s.execute("import \(p("export.csv"))") == .ok, "\(sink.err)")
+        #expect(s.completionData()?.merchants == ["ALBERT HEIJN", "STARBUCKS 1234", "SALARIS"])
+        #expect(s.execute("undo") == .ok)
+        #expect(s.completionData()?.merchants == ["STARBUCKS 1234", "SALARIS"])
+        #expect(s.execute("redo") == .ok)
+        #expect(s.completionData()?.merchants.first == "ALBERT HEIJN")
+    }
+
     @Test func bankIDsDecideWhenBothSidesHaveThem() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
