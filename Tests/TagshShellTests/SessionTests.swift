@@ -384,6 +384,32 @@ struct CompletionTests {
         if !candidates.isEmpty { #expect(result.replacing == replacing) }
     }
 
+    /// `merchants` lists the most used first and breaks ties by name as `String`s sort (it compares bytes when
+    /// both names are ASCII, and `String`s otherwise).
+    @Test func merchantsBreakTiesByNameAsStringsSort() throws {
+        let (folder, file) = try scratchFile("m.csv", prefix: "tagsh-merchants")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = ["b", "a", "Ábc", "Z", "ab", "Åb", "zz", "Ab"]
+        let rows = names.map { "2025-01-02,\($0),-1.00" } + ["2025-01-03,c,-2.00", "2025-01-04,c,-3.00"]
+        try ("Date,Description,Amount\n" + rows.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.execute("open \(file)")
+        s.execute("merchants --csv")
+        let listed = sink.out.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) }
+        #expect(listed == ["c"] + names.sorted(), "\(sink.out)")
+        // With --limit only the first ones are put in order; the rest are one row, their counts summed.
+        for limit in [1, 3, 8] {
+            sink.reset()
+            s.execute("merchants --csv --limit \(limit)")
+            let lines = sink.out.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+            let expected = Array((["c"] + names.sorted()).prefix(limit)) + ["(\(names.count + 1 - limit) others)"]
+            #expect(lines.map { $0[0] } == expected, "\(sink.out)")
+            // Ten transactions: c's two and one for each other name.
+            #expect(lines.last?[1] == String(10 - 2 - (limit - 1)), "\(sink.out)")
+        }
+    }
+
     @Test func sessionDataIsMostUsedFirstAndFollowsChanges() throws {
         let session = Session(sink: BufferSink())
         session.openDemo()
