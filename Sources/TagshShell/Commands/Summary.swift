@@ -245,8 +245,11 @@ struct SummaryReport {
     /// Periods in date order; other groups largest first (by the size of their net total), ties by key.
     static func order(_ lines: inout [Line], period: Bool, size: (Line) -> Int128) {
         if period { lines.sort { ($0.key ?? 0) < ($1.key ?? 0) }; return }
-        let sizes = Dictionary(uniqueKeysWithValues: lines.map { ($0.key ?? 0, size($0)) })
-        lines.sort { (sizes[$0.key ?? 0] ?? 0, $1.key ?? 0) > (sizes[$1.key ?? 0] ?? 0, $0.key ?? 0) }
+        // Each line's size and key worked out once, then the positions sorted (not a hash lookup per comparison:
+        // a million merchants took seconds).
+        let keyed = lines.map { (size: size($0), key: $0.key ?? 0) }
+        let order = lines.indices.sorted { (keyed[$0].size, keyed[$1].key) > (keyed[$1].size, keyed[$0].key) }
+        lines = order.map { lines[$0] }
     }
 
     private var mainCurrency: UInt32? { all.group.totals.entries.first?.currency }
