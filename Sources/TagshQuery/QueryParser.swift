@@ -6,7 +6,8 @@ public struct QueryError: Error, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case unknownKey(String)
         case emptyValue(key: String)
-        case badRegex(String)
+        /// The pattern, and what the engine says is wrong with it (nil: a control character).
+        case badRegex(String, reason: String?)
         case unclosedRegex(String)
         case badAmount(String)
         case badDate(String)
@@ -27,7 +28,7 @@ public struct QueryError: Error, Sendable, Equatable {
         case .unknownKey(let k):
             "unknown query key '\(k):' (keys: \(QueryParser.keys.map { $0 + ":" }.joined(separator: " ")))"
         case .emptyValue(let k): "'\(k):' needs a value"
-        case .badRegex(let r): "bad regular expression /\(r)/"
+        case .badRegex(let r, let reason): QueryParser.badRegexMessage(r, reason: reason ?? "it holds a control character")
         case .unclosedRegex(let r): "regular expression \(r) has no closing /"
         case .badAmount(let a): "bad amount '\(a)': use amt:N, amt:<N, amt:<=N, amt:>N, amt:>=N or amt:A..B"
         case .badDate(let d):
@@ -188,6 +189,11 @@ public enum QueryParser {
         return .contains(value.lowercased())
     }
 
+    /// `bad regular expression /(/: expected ')'`: the pattern and what is wrong with it (the engine's words).
+    public static func badRegexMessage(_ source: String, reason: String) -> String {
+        "bad regular expression /\(source)/: \(reason)"
+    }
+
     static func regex(_ value: String, _ span: Range<Int>) throws(QueryError) -> Regex? {
         guard value.hasPrefix("/") else { return nil }
         // `desc:/a b/` typed without quotes arrives as `desc:/a`: say so rather than search for "/a".
@@ -195,9 +201,11 @@ public enum QueryParser {
         let source = String(value.dropFirst().dropLast())
         // Control characters cannot be typed, and Foundation leaks memory compiling a pattern with a NUL.
         if source.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw QueryError(kind: .badRegex(source.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()), span: span)
+            throw QueryError(kind: .badRegex(source.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined(),
+                                             reason: nil), span: span)
         }
-        do { return try Regex(source) } catch { throw QueryError(kind: .badRegex(source), span: span) }
+        // The engine's message says what is wrong (`expected ')'`, `quantifier '*' must appear after expression`).
+        do { return try Regex(source) } catch { throw QueryError(kind: .badRegex(source, reason: String(describing: error)), span: span) }
     }
 
     // MARK: amounts

@@ -257,7 +257,7 @@ func textPattern(_ w: Word) throws(ShellError) -> TextPattern {
     if w.text.count >= 2, w.text.hasPrefix("/"), w.text.hasSuffix("/") {
         let source = String(w.text.dropFirst().dropLast())
         do { return .regex(try Regex(source)) } catch {
-            throw .usage("bad regular expression /\(source)/", span: w.span)
+            throw .usage(QueryParser.badRegexMessage(source, reason: String(describing: error)), span: w.span)
         }
     }
     return .contains(w.text.lowercased())

@@ -131,7 +131,7 @@ error: unexpected 'extra'; usage: info [--json]
 $ select
 error: usage: select QUERY
 $ tags '/[/'
-error: bad regular expression /[/
+error: bad regular expression /[/: expected custom character class members
   tags '/[/'
        ^^^^^
 $ export

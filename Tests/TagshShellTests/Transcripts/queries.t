@@ -130,7 +130,7 @@ error: 'tag:' needs a value
   count tag:
         ^^^^
 $ count 'desc:/(/'
-error: bad regular expression /(/
+error: bad regular expression /(/: expected ')'
   count 'desc:/(/'
         ^^^^^^^^^^
 $ count amt:>>5

@@ -192,7 +192,7 @@ error: unknown action 'words': use category NAME, intent VALUE, +tag, -tag or no
   rule bad desc:x => +two words
                           ^^^^^
 $ rule bad 'desc:/(/' => +x
-error: bad regular expression /(/
+error: bad regular expression /(/: expected ')'
   rule bad 'desc:/(/' => +x
            ^^^^^^^^^^
 $ rule bad desc:/a b => +x
