@@ -670,6 +670,23 @@ public final class Session {
         if combined.ledger.count >= 100_000 { Session.returnFreedMemory() }
     }
 
+    /// Runs `body` with the open ledger's tag and tag-set tables moved out of it, so that what `body` interns
+    /// grows them in place instead of copying them first (a million tag sets are tens of megabytes). They only
+    /// ever grow, and old ids keep their meaning, so they go back into the ledger whatever `body` adds. The
+    /// completion lists, which hold the tables, are dropped first (they are made again after any change).
+    func withTagTables<T>(_ body: (inout StringTable, inout TagSetTable) -> T) -> T {
+        guard ledger != nil else { var t = StringTable(caseInsensitive: true), s = TagSetTable(); return body(&t, &s) }
+        completionCache = nil
+        var tags = StringTable(caseInsensitive: true), sets = TagSetTable()
+        swap(&tags, &ledger!.tags)
+        swap(&sets, &ledger!.tagSets)
+        defer {
+            swap(&tags, &ledger!.tags)
+            swap(&sets, &ledger!.tagSets)
+        }
+        return body(&tags, &sets)
+    }
+
     /// Hands the heap's free pages back to the system. Reading a large file frees as much as it keeps (the second
     /// half's tables once merged, the lookup tables of raw fields), and glibc would otherwise hold on to it: after
     /// a million-row CSV, 30 MB of a 270 MB process. A few milliseconds, once per large file.

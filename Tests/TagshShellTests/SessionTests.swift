@@ -384,6 +384,33 @@ struct CompletionTests {
         if !candidates.isEmpty { #expect(result.replacing == replacing) }
     }
 
+    /// A `tag` refused for max-tags changes nothing a person can see: the tags it would have added are not
+    /// listed, matched or offered (the tag tables grow in place and keep what it interned, as after an undo).
+    @Test func aRefusedTagLeavesNothingVisible() throws {
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.openDemo()
+        s.execute("tags")
+        let before = sink.out
+        let tagsOfOne = s.ledger?.tagNames(0)
+        s.execute("set max-tags 2")
+        sink.reset()
+        #expect(s.execute("tag 1 +aa1 +bb1 +cc1") != .ok)
+        #expect(sink.err.contains("nothing tagged"), "\(sink.err)")
+        #expect(s.ledger?.tagNames(0) == tagsOfOne)
+        sink.reset()
+        s.execute("tags")
+        #expect(sink.out == before)
+        sink.reset()
+        s.execute("count tag:aa1")
+        #expect(sink.out == "0\n")
+        #expect(s.completionData()?.tags.contains("aa1") == false)
+        // And the next tag still works, on the grown tables.
+        #expect(s.execute("set max-tags 12") == .ok)
+        #expect(s.execute("tag 1 +aa1") == .ok)
+        #expect(s.ledger?.tagNames(0).contains("aa1") == true)
+    }
+
     /// `merchants` lists the most used first and breaks ties by name as `String`s sort (it compares bytes when
     /// both names are ASCII, and `String`s otherwise).
     @Test func merchantsBreakTiesByNameAsStringsSort() throws {
