@@ -182,19 +182,8 @@ public struct StringTable: Sendable {
 
     /// Doubles the slots (to keep them at most half full), placing each entry by the hash its slot holds.
     private mutating func grow() {
-        let bits = slotBits + 1
-        precondition(bits <= 32, "an intern table of more than 2^31 strings")
-        var newSlots = [UInt64](repeating: 0, count: 1 << bits)
-        let mask = newSlots.count - 1
-        newSlots.withUnsafeMutableBufferPointer { newSlots in
-            for value in slots where value != 0 {
-                var slot = Int(truncatingIfNeeded: value >> UInt64(64 - bits))  // the top `bits` of the hash
-                while newSlots[slot] != 0 { slot = (slot + 1) & mask }
-                newSlots[slot] = value
-            }
-        }
-        slots = newSlots
-        slotBits = bits
+        slotBits += 1
+        slots = doubled(slots, toBits: slotBits)
     }
 
 
@@ -236,4 +225,20 @@ public struct StringTable: Sendable {
 private func bytesEqual(_ stored: UnsafeBufferPointer<UInt8>, _ start: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let a = stored.baseAddress, let b = key.baseAddress else { return key.isEmpty }
     return memcmp(a + start, b, key.count) == 0
+}
+
+/// The slots of an open-addressing table that keeps, in each slot's high 32 bits, the top 32 bits of its key's
+/// hash (`StringTable`, `TagSetTable`), grown to 2^`bits` slots and placed again by the top `bits` of those bits.
+func doubled(_ slots: [UInt64], toBits bits: Int) -> [UInt64] {
+    precondition(bits <= 32, "an intern table of more than 2^31 entries")
+    var newSlots = [UInt64](repeating: 0, count: 1 << bits)
+    let mask = newSlots.count - 1
+    newSlots.withUnsafeMutableBufferPointer { newSlots in
+        for value in slots where value != 0 {
+            var slot = Int(truncatingIfNeeded: value >> UInt64(64 - bits))
+            while newSlots[slot] != 0 { slot = (slot + 1) & mask }
+            newSlots[slot] = value
+        }
+    }
+    return newSlots
 }

@@ -130,18 +130,8 @@ public struct TagSetTable: Sendable {
 
     /// Doubles the slots (to keep them at most half full), placing each set by the hash its slot holds.
     private mutating func grow() {
-        let bits = slotBits + 1
-        var newSlots = [UInt64](repeating: 0, count: 1 << bits)
-        let mask = newSlots.count - 1
-        newSlots.withUnsafeMutableBufferPointer { newSlots in
-            for value in slots where value != 0 {
-                var slot = Int(truncatingIfNeeded: value >> UInt64(64 - bits))
-                while newSlots[slot] != 0 { slot = (slot + 1) & mask }
-                newSlots[slot] = value
-            }
-        }
-        slots = newSlots
-        slotBits = bits
+        slotBits += 1
+        slots = doubled(slots, toBits: slotBits)
     }
 
     /// The ids multiplied in, in order, then mixed.
