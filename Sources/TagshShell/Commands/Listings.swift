@@ -367,7 +367,8 @@ func textPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt
 /// The first `k` of `items` in the order `precedes` gives, in that order: all of them sorted when `k` is their
 /// count, otherwise one pass that keeps the best `k` so far (a comparison or two for most items, not a sort).
 func firstInOrder(_ k: Int, of items: Range<Int>, by precedes: (Int, Int) -> Bool) -> [Int] {
-    if k >= items.count { return items.sorted(by: precedes) }
+    // Many of them: a sort (inserting into the middle of thousands of kept items would cost more).
+    if k >= items.count || (k >= 1024 && k * 8 > items.count) { return Array(items.sorted(by: precedes).prefix(k)) }
     var best: [Int] = []
     best.reserveCapacity(k + 1)
     for i in items {
@@ -375,11 +376,12 @@ func firstInOrder(_ k: Int, of items: Range<Int>, by precedes: (Int, Int) -> Boo
             guard k > 0, precedes(i, best[k - 1]) else { continue }
             best.removeLast()
         }
-        // Where `i` goes: after every kept item that precedes it.
+        // Where `i` goes: after every kept item it does not precede, so an item tied with kept ones comes after them,
+        // as in a stable sort (names equal as `String`s but not as bytes, NFC and NFD, tie).
         var lo = 0, hi = best.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if precedes(best[mid], i) { lo = mid + 1 } else { hi = mid }
+            if !precedes(i, best[mid]) { lo = mid + 1 } else { hi = mid }
         }
         best.insert(i, at: lo)
     }
