@@ -121,45 +121,23 @@ public struct QueryEvaluator {
         }
     }
 
-    /// Which entries of an intern table match a text pattern, by id.
+    /// Which entries of an intern table match a text pattern, by id: first what the texts' bytes decide (see
+    /// `ByteTest`), then the engine on the rest.
     func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
         var t = [Bool](repeating: false, count: strings.count + 1)
-        // A pattern of ASCII literals is tested faster by `ASCIIMatcher` (eight bytes at a time) than by the automaton.
-        let ascii = ASCIIMatcher(pattern)
-        if ascii == nil, case .regex(let r) = pattern, let automaton = RegexAutomaton(r.source) {
-            QueryEvaluator.test(strings, automaton, required: ASCIIMatcher.requiredLiterals(ofRegex: r.source), pattern, into: &t)
-            return t
-        }
-        // What a text's bytes decide without the engine (nil: the engine decides): the whole test when the pattern
-        // is ASCII literals; otherwise `false` for an ASCII text lacking a literal every match requires.
-        let decide: ((UnsafeBufferPointer<UInt8>) -> Bool?)?
-        if let ascii {
-            decide = { ascii.matches($0) }
-        } else if case .regex(let r) = pattern, let required = ASCIIMatcher.requiredLiterals(ofRegex: r.source) {
-            decide = { ASCIIMatcher.isPrintableASCII($0) && !ASCIIMatcher.containsAll(required, $0) ? false : nil }
-        } else {
-            decide = nil
-        }
-        var undecided: [UInt32] = []
-        if let decide {
-            // On both cores once the texts are many: a million distinct descriptions are tens of megabytes to scan.
-            let first = Int(strings.ids.lowerBound)
-            let halves = Parallel.halves(strings.count, threshold: 20_000) { range -> (matched: [UInt32], undecided: [UInt32]) in
-                var matched: [UInt32] = [], undecided: [UInt32] = []
-                strings.withAllUTF8 { bytes, starts in
-                    for i in range {
-                        let id = first + i
-                        switch decide(UnsafeBufferPointer(rebasing: bytes[starts[id]..<starts[id + 1]])) {
-                        case true?: matched.append(UInt32(id))
-                        case false?: break
-                        case nil: undecided.append(UInt32(id))
-                        }
-                    }
-                }
-                return (matched, undecided)
+        let undecided: [UInt32]
+        if let ascii = ASCIIMatcher(pattern) {
+            // ASCII literals: `ASCIIMatcher` reads eight bytes at a time, faster than the automaton.
+            undecided = QueryEvaluator.decide(strings, ascii, into: &t)
+        } else if case .regex(let r) = pattern {
+            let required = ASCIIMatcher.requiredLiterals(ofRegex: r.source)
+            if let automaton = RegexAutomaton(r.source) {
+                undecided = QueryEvaluator.decide(strings, AutomatonTest(automaton: automaton, required: required), into: &t)
+            } else if let required {
+                undecided = QueryEvaluator.decide(strings, RequiredLiterals(required: required), into: &t)
+            } else {
+                undecided = Array(strings.ids)
             }
-            for half in halves { for id in half.matched { t[Int(id)] = true } }
-            undecided = halves.flatMap { $0.undecided }
         } else {
             undecided = Array(strings.ids)
         }
@@ -168,31 +146,28 @@ public struct QueryEvaluator {
         return t
     }
 
-    /// A regular expression the automaton takes, tested on every text: an ASCII text by the automaton (after the
-    /// literals every match requires, when there are some, which rule most texts out faster), any other text by
-    /// the engine (Unicode case folding has more rules than ASCII's). On both cores when the texts are many, each
-    /// with its own copy of the automaton (its cache grows as it runs).
-    static func test(_ strings: StringTable, _ automaton: RegexAutomaton, required: [[UInt8]]?, _ pattern: TextPattern,
-                     into t: inout [Bool]) {
+    /// Runs a byte test over every text of the table, marking the matches in `t`; returns the ids it left to the
+    /// engine. On both cores once the texts are many (a million distinct descriptions are tens of megabytes to
+    /// scan), each core with its own copy of the test (the automaton's cache grows as it runs).
+    static func decide<Test: ByteTest>(_ strings: StringTable, _ test: Test, into t: inout [Bool]) -> [UInt32] {
         let first = Int(strings.ids.lowerBound)
         let halves = Parallel.halves(strings.count, threshold: 20_000) { range -> (matched: [UInt32], undecided: [UInt32]) in
-            var automaton = automaton
+            var test = test
             var matched: [UInt32] = [], undecided: [UInt32] = []
             strings.withAllUTF8 { bytes, starts in
                 for i in range {
-                    let id = UInt32(first + i)
-                    let text = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
-                    if !ASCIIMatcher.isPrintableASCII(text) {
-                        undecided.append(id)
-                    } else if required.map({ ASCIIMatcher.containsAll($0, text) }) ?? true, automaton.matches(text) {
-                        matched.append(id)
+                    let id = first + i
+                    switch test.decide(UnsafeBufferPointer(rebasing: bytes[starts[id]..<starts[id + 1]])) {
+                    case true?: matched.append(UInt32(id))
+                    case false?: break
+                    case nil: undecided.append(UInt32(id))
                     }
                 }
             }
             return (matched, undecided)
         }
         for half in halves { for id in half.matched { t[Int(id)] = true } }
-        test(halves.flatMap { $0.undecided }, strings, pattern, into: &t)
+        return halves.flatMap { $0.undecided }
     }
 
     /// The full test (the regex engine, or a lower-cased `String`) on these texts; on both cores when they are
@@ -213,5 +188,38 @@ public struct QueryEvaluator {
                 RowSet(rowCount: col.count) { t[Int(col[$0])] }
             }
         }
+    }
+}
+
+/// What a text's UTF-8 bytes decide of a pattern without the regex engine: true or false, or nil when the engine
+/// must decide.
+protocol ByteTest {
+    mutating func decide(_ text: UnsafeBufferPointer<UInt8>) -> Bool?
+}
+
+extension ASCIIMatcher: ByteTest {
+    func decide(_ text: UnsafeBufferPointer<UInt8>) -> Bool? { matches(text) }
+}
+
+/// A regular expression the automaton takes: an ASCII text is decided by the automaton, after the literals every
+/// match requires (when there are some, which rule most texts out faster); any other text goes to the engine
+/// (Unicode case folding has more rules than ASCII's).
+struct AutomatonTest: ByteTest {
+    var automaton: RegexAutomaton
+    let required: [[UInt8]]?
+
+    mutating func decide(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard ASCIIMatcher.isPrintableASCII(text) else { return nil }
+        if let required, !ASCIIMatcher.containsAll(required, text) { return false }
+        return automaton.matches(text)
+    }
+}
+
+/// Any other regular expression with literals every match requires: false for an ASCII text lacking one.
+struct RequiredLiterals: ByteTest {
+    let required: [[UInt8]]
+
+    func decide(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
+        ASCIIMatcher.isPrintableASCII(text) && !ASCIIMatcher.containsAll(required, text) ? false : nil
     }
 }

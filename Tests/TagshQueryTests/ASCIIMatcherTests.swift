@@ -103,6 +103,8 @@ import TagshModel
         }
         for source in ["'desc:/[0-9]5 star/'", "'desc:/caf. 1/'", "'desc:/shop 2.*kiosk/'", "'desc:/\\d{4}1 kiosk$/'",
                        "'desc:/^[a-z]+ [0-9]*5/'", "'desc:/[0-9]{3}[05] [ks]/'",
+                       // The engine, after the literals every match requires (the automaton does not take \b).
+                       "'desc:/\\bshop 2\\d+ star/'",
                        // Literals: ASCIIMatcher's test, on both cores too.
                        "desc:9' star'", "'desc:/^shop 2/'", "'desc:/star|^caf/'"] {
             let q = try parse(source)
