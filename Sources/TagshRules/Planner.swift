@@ -107,7 +107,8 @@ public enum Planner {
             resolved.append(r)
         }
 
-        var tagCache = [[UInt32: UInt32]](repeating: [:], count: rules.count)
+        // Per rule that changes tags: the set each tag set becomes, by id (`TagCache`).
+        var tagCache = resolved.map { $0.adds.isEmpty && $0.removes.isEmpty ? TagCache() : TagCache(count: ledger.tagSets.count) }
         // Whether a later rule takes away a tag an earlier one gives (an override on tags).
         let undoesTags: [[Bool]] = resolved.map { earlier in
             resolved.map { later in !Set(later.removes).isDisjoint(with: earlier.adds) || !Set(later.adds).isDisjoint(with: earlier.removes) }
@@ -129,6 +130,9 @@ public enum Planner {
         func name(_ cat: UInt32) -> String { cat == 0 ? "none" : ledger.categories[cat].name }
         func noteText(_ n: UInt32) -> String { n == 0 ? "none" : "\"" + ledger.notes[n] + "\"" }
 
+        // Tag deltas are counted per tag, not per pair of sets: with a million distinct sets, pairs are a million.
+        var tagDeltas = TagDeltas(tagCount: ledger.tags.count)
+        var scratch: [UInt32] = []
         let multiple = rules.count > 1
         for row in union.rows {
             if plan.matched % 4096 == 0 && interrupted() { throw .interrupted }
@@ -152,9 +156,10 @@ public enum Planner {
                 if !r.adds.isEmpty || !r.removes.isEmpty {
                     let before = new.tags
                     if let known = tagCache[ri][before] { new.tags = known } else {
-                        var ids = ledger.tagSets[before].filter { !r.removes.contains($0) }
-                        for id in r.adds where !ids.contains(id) { ids.append(id) }
-                        new.tags = ledger.tagSets.intern(ids)
+                        scratch.removeAll(keepingCapacity: true)
+                        for id in ledger.tagSets[before] where !r.removes.contains(id) { scratch.append(id) }
+                        for id in r.adds where !scratch.contains(id) { scratch.append(id) }
+                        new.tags = scratch.withUnsafeBufferPointer { ledger.tagSets.intern(buffer: $0) }
                         tagCache[ri][before] = new.tags
                     }
                     let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
@@ -186,7 +191,7 @@ public enum Planner {
             }
             if new.tags != old.tags {
                 plan.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
-                countPair(.tags, old.tags, new.tags)
+                tagDeltas.count(ledger.tagSets[old.tags], ledger.tagSets[new.tags])
                 if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
                 if ledger.tagSets[new.tags].count > maxTags && ledger.tagSets[new.tags].count > ledger.tagSets[old.tags].count {
                     plan.overflow.append(row + 1)
@@ -211,9 +216,7 @@ public enum Planner {
                 case .category: texts = ["\(name(b)) → \(name(a))"]
                 case .intent: texts = ["\(Intent(rawValue: UInt8(b))?.description ?? "none") → \(Intent(rawValue: UInt8(a))?.description ?? "none")"]
                 case .note: texts = ["\(noteText(b)) → \(noteText(a))"]
-                case .tags:
-                    let x = ledger.tagSets[b], y = ledger.tagSets[a]
-                    texts = y.filter { !x.contains($0) }.map { "+" + ledger.tags[$0] } + x.filter { !y.contains($0) }.map { "-" + ledger.tags[$0] }
+                case .tags: texts = [] // counted per tag, below
                 }
                 for t in texts {
                     if let i = index[t] { deltas[f, default: []][i].1 += n } else {
@@ -223,9 +226,54 @@ public enum Planner {
                 }
             }
         }
+        let tagTexts = tagDeltas.order.map { ($0.added ? "+" : "-") + ledger.tags[$0.tag] }
+        if !tagTexts.isEmpty { deltas[.tags] = zip(tagTexts, tagDeltas.order.map { tagDeltas.counts[$0.index] }).map { ($0, $1) } }
         plan.deltas = deltas
         plan.overrides = overrideCounts.values.sorted { ($0.0, $0.1, $0.2.rawValue) < ($1.0, $1.1, $1.2.rawValue) }
             .map { Plan.Override(earlier: rules[$0.0].name, later: rules[$0.1].name, field: $0.2, count: $0.3) }
         return plan
+    }
+}
+
+/// The tag set each tag set becomes under one rule, by the old set's id; sets interned while planning (past the
+/// table's size when it was made) are not kept. An array, not a dictionary: with a million distinct tag sets, a
+/// lookup per transaction was a tenth of a plan.
+struct TagCache {
+    private var next: [UInt32]
+    private static let unknown = UInt32.max
+
+    init(count: Int = 0) { next = [UInt32](repeating: TagCache.unknown, count: count) }
+
+    subscript(set: UInt32) -> UInt32? {
+        get {
+            let i = Int(set)
+            return i < next.count && next[i] != TagCache.unknown ? next[i] : nil
+        }
+        set {
+            let i = Int(set)
+            if i < next.count, let newValue { next[i] = newValue }
+        }
+    }
+}
+
+/// How many transactions gain and lose each tag, in the order the deltas are first seen: per transaction, the
+/// tags gained (in the new set's order), then those lost (in the old set's).
+struct TagDeltas {
+    /// Counts by `index`: a tag's gains at `2 * tag`, its losses at `2 * tag + 1`.
+    private(set) var counts: [Int]
+    private(set) var order: [(tag: UInt32, added: Bool, index: Int)] = []
+
+    init(tagCount: Int) { counts = [Int](repeating: 0, count: 2 * (tagCount + 1)) }
+
+    mutating func count(_ old: ArraySlice<UInt32>, _ new: ArraySlice<UInt32>) {
+        for t in new where !old.contains(t) { bump(t, added: true) }
+        for t in old where !new.contains(t) { bump(t, added: false) }
+    }
+
+    private mutating func bump(_ tag: UInt32, added: Bool) {
+        let i = 2 * Int(tag) + (added ? 0 : 1)
+        if i >= counts.count { counts += [Int](repeating: 0, count: i + 1 - counts.count) }
+        if counts[i] == 0 { order.append((tag, added, i)) }
+        counts[i] += 1
     }
 }
