@@ -116,6 +116,26 @@ struct Grouping {
         }
     }
 
+    /// An upper bound of the keys, when they are ids of a table and a row has one: nil by a period or a tag.
+    func keyBound(_ ledger: Ledger) -> Int? {
+        switch dimension {
+        case .category: return names.count + 1
+        case .intent: return Int(UInt8.max) + 1
+        case .merchant: return ledger.merchants.count + 1
+        case .account: return ledger.accounts.count + 1
+        case .file: return (files?.values.count ?? 0) + 1
+        case .tag, .year, .quarter, .month, .week, .day: return nil
+        }
+    }
+
+    /// The one key of `row`, by a dimension `keyBound` bounds.
+    @inline(__always)
+    func key(_ row: Int, _ ledger: Ledger) -> Int {
+        var key = 0
+        forEachKey(row, ledger) { key = $0 }
+        return key
+    }
+
     /// Calls `body` with each key of `row` (a transaction has several by tag).
     @inline(__always)
     func forEachKey(_ row: Int, _ ledger: Ledger, _ body: (Int) -> Void) {
@@ -188,6 +208,11 @@ struct SummaryReport {
         scales = Render.displayScales(ledger)
         var byKey: [Int: Line] = [:]
         let first = groupings[0], second = groupings.count > 1 ? groupings[1] : nil
+        // With a limit, the groups kept are found first, when that is cheap, and only they get a `Line`: a million
+        // merchants made a million lines, each of them dictionaries and arrays, to print three.
+        var kept: (isKept: [Bool], folded: Int)?
+        if let limit { kept = try SummaryReport.keptKeys(rows, first, ledger, limit: limit, session: session) }
+        var others = Line()
         for (i, row) in rows.enumerated() {
             if i % 4096 == 0 { try session.checkInterrupted() }
             let amount = ledger.amount(row), currency = ledger.currency[row]
@@ -196,6 +221,12 @@ struct SummaryReport {
             if trend { all.byMonth[month, default: .init()].add(amount, currency: currency) }
             if let second {
                 second.forEachKey(row, ledger) { k2 in columnTotals[k2, default: .init()].add(amount, currency: currency) }
+            }
+            if let kept, !kept.isKept[first.key(row, ledger)] {
+                others.group.add(amount, currency: currency)
+                if trend { others.byMonth[month, default: .init()].add(amount, currency: currency) }
+                second?.forEachKey(row, ledger) { k2 in others.byColumn[k2, default: .init()].add(amount, currency: currency) }
+                continue
             }
             first.forEachKey(row, ledger) { k in
                 byKey[k, default: Line(key: k)].group.add(amount, currency: currency)
@@ -214,7 +245,10 @@ struct SummaryReport {
             SummaryReport.order(&cols, period: second.dimension.isPeriod) { main.map($0.group.totals.magnitude(of:)) ?? 0 }
             columns = cols.compactMap(\.key)
         }
-        if let limit, lines.count > limit {
+        if let kept, kept.folded > 0 {
+            others.folded = kept.folded
+            lines.append(others)
+        } else if kept == nil, let limit, lines.count > limit {
             // Periods keep the latest and fold the earlier ones; other groups keep the largest.
             let period = first.dimension.isPeriod
             let foldedLines = period ? Array(lines.dropLast(limit)) : Array(lines[limit...])
@@ -240,6 +274,35 @@ struct SummaryReport {
             lines = period ? [others] + lines.suffix(limit) : Array(lines.prefix(limit)) + [others]
         }
         if trend, let lo = all.byMonth.keys.min(), let hi = all.byMonth.keys.max() { months = Array(lo...hi) }
+    }
+
+    /// The groups `summary --limit` keeps, found without a `Line` per group: each key's net total in the main
+    /// currency (the first row's) summed in an array, then the first `limit` in `order`'s order. Nil (work it out
+    /// line by line) by a period or a tag (a row has several), or when the rows hold more than one currency (the
+    /// folded row's totals would list currencies in another order).
+    static func keptKeys(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
+                         session: Session) throws(ShellError) -> (isKept: [Bool], folded: Int)? {
+        guard let bound = first.keyBound(ledger), let head = rows.first else { return nil }
+        let main = ledger.currency[head]
+        var present = [Bool](repeating: false, count: bound)
+        var net = [Amount](repeating: .zero, count: bound)
+        for (i, row) in rows.enumerated() {
+            if i % 4096 == 0 { try session.checkInterrupted() }
+            guard ledger.currency[row] == main else { return nil }
+            let k = first.key(row, ledger)
+            // As `AmountTotals.add` sums (a sum past Int64 keeps the total it had).
+            net[k] = present[k] ? net[k].adding(ledger.amount(row)) ?? net[k] : ledger.amount(row)
+            present[k] = true
+        }
+        let keys = present.indices.filter { present[$0] }
+        let size = keys.map { key -> Int128 in
+            let v = net[key].units(atScale: Amount.maxScale)
+            return v < 0 ? -v : v
+        }
+        let best = firstInOrder(limit, of: keys.indices) { (size[$0], keys[$1]) > (size[$1], keys[$0]) }
+        var isKept = [Bool](repeating: false, count: bound)
+        for i in best { isKept[keys[i]] = true }
+        return (isKept, keys.count - best.count)
     }
 
     /// Periods in date order; other groups largest first (by the size of their net total), ties by key.
