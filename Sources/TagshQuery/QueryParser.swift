@@ -109,7 +109,10 @@ public enum QueryParser {
         if text == "@" { return .term(.selection) }
         // `all` is a target word; as a query it means every transaction, not merchants containing "all".
         if text.lowercased() == "all" { return .all }
-        guard let colon = text.firstIndex(of: ":") else {
+        // Text before the first colon that cannot be a key (a space, a `*`: `'PAYPAL *NETFLIX: DE'`) makes the
+        // word a merchant text as a whole; a single word before it is a key, known or not.
+        guard let colon = text.firstIndex(of: ":"),
+              text[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
             return .term(.merchant(.contains(text.lowercased())))
         }
         let key = text[..<colon].lowercased()

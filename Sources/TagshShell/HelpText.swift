@@ -55,6 +55,7 @@ enum HelpText {
     /// The query language, for `help query` and the man page.
     static let queryTerms: [(String, String)] = [
         ("WORD, desc:WORD, payee:WORD, merchant:WORD", "the merchant contains WORD (case-insensitive); all alone is every transaction"),
+        ("'PAYPAL *NETFLIX: DE'", "a quoted term whose text before its first colon is not one word is a merchant search as a whole"),
         ("desc:/REGEX/", "regular expression, case-insensitive; also note:, acct:, tag:, cat:"),
         ("amt:<-50, amt:>=10, amt:5..20, amt:-5.75", "amount tests; as in hledger, a number with a sign (or 0) compares the signed amount, one without a sign the absolute amount"),
         ("date:2024, date:2024-03, date:2024-01-05", "a year, month or day"),

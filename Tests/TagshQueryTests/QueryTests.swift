@@ -123,6 +123,9 @@ struct QueryParserTests {
         ("'or'", "desc~or"),
         ("@ -tag:coffee", "(and @ (not tag=coffee))"),
         ("\"(paren)\"", "desc~(paren)"),
+        // A colon after text that cannot be a key is text.
+        ("'netflix desc:/a/'", "desc~netflix desc:/a/"), ("'PAYPAL *NETFLIX: DE'", "desc~paypal *netflix: de"),
+        ("'AB.CD:x'", "desc~ab.cd:x"), ("'-AB CD: x'", "(not desc~ab cd: x)"),
     ]
 
     @Test(arguments: table)

@@ -10,12 +10,17 @@ extension Commands {
         name: "tags", group: .exploring, forms: [[.optional([.tag])], [.keyword("rename"), .tag, .value("NEW")], [.keyword("delete"), .tag]],
         summary: "list tags with counts; rename or delete a tag everywhere",
         details: """
-            PATTERN keeps the tags whose name contains it (case-insensitive), or matches /REGEX/. \
+            NAME keeps the tags whose name contains it (case-insensitive), or matches /REGEX/. \
             `tags rename OLD NEW` renames a tag on every transaction, merging into NEW where it exists already; \
-            `tags delete NAME` removes a tag from every transaction. Each is one undo step.
+            `tags delete NAME` removes a tag from every transaction. Each is one undo step. \
+            `--limit N` shows the N most used and folds the rest into one `(N others)` row, whose count is the \
+            transactions holding any of them (each once).
             """,
-        options: [.init("json", "one JSON object per tag"), .init("csv", "CSV with a header line")],
-        examples: ["tags", "tags trip", "tags '/^trip[/:]/'", "tags rename cofee coffee", "tags delete old-tag"]
+        options: [
+            .init("limit", .integer("N", 1...Int.max), "show the N most used tags and fold the rest into one row"),
+            .init("json", "one JSON object per tag"), .init("csv", "CSV with a header line"),
+        ],
+        examples: ["tags", "tags trip", "tags '/^trip[/:]/'", "tags --limit 10", "tags rename cofee coffee", "tags delete old-tag"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         if let sub = inv.words.first?.text.lowercased(), !inv.words[0].isQuoted, sub == "rename" || sub == "delete" {
@@ -39,20 +44,39 @@ extension Commands {
         for (s, n) in perSet.enumerated() where n > 0 {
             for t in ledger.tagSets[UInt32(s)] { counts[Int(t)] += n }
         }
-        let ids = ledger.tags.ids.filter { counts[Int($0)] > 0 && filter(ledger.tags[$0]) }
-            .sorted { (counts[Int($0)], ledger.tags[$1].lowercased()) > (counts[Int($1)], ledger.tags[$0].lowercased()) }
+        // Most used first, ties by name; each name lowered once (not per comparison: 100,000 tags took 0.3 s).
+        let used = ledger.tags.ids.filter { counts[Int($0)] > 0 && filter(ledger.tags[$0]) }
+        let lowered = used.map { ledger.tags[$0].lowercased() }
+        let order = firstInOrder(inv.intValue("limit") ?? used.count, of: used.indices) {
+            (counts[Int(used[$0])], lowered[$1]) > (counts[Int(used[$1])], lowered[$0])
+        }
+        let ids = order.map { used[$0] }
+        // The folded row: how many tags, and how many transactions hold any of them.
+        var others: (tags: Int, count: Int)?
+        if ids.count < used.count {
+            var shown = [Bool](repeating: false, count: ledger.tags.count + 1)
+            for id in ids { shown[Int(id)] = true }
+            var folded = [Bool](repeating: false, count: ledger.tags.count + 1)
+            for id in used where !shown[Int(id)] { folded[Int(id)] = true }
+            var n = 0
+            for (s, k) in perSet.enumerated() where k > 0 && ledger.tagSets[UInt32(s)].contains(where: { folded[Int($0)] }) { n += k }
+            others = (used.count - ids.count, n)
+        }
         if inv.flag("json") || inv.session.jsonOutput {
             for id in ids { inv.out.line("{\"tag\": \(Export.jsonString(ledger.tags[id])), \"count\": \(counts[Int(id)])}") }
+            if let others { inv.out.line("{\"tag\": null, \"others\": \(others.tags), \"count\": \(others.count)}") }
             return
         }
         if inv.flag("csv") {
             inv.out.line("tag,count")
             for id in ids { inv.out.line(Render.csvField(ledger.tags[id]) + "," + String(counts[Int(id)])) }
+            if let others { inv.out.line("(\(others.tags) others),\(others.count)") }
             return
         }
         let r = Render(ledger: ledger, style: inv.out.style)
         var table = Table([.init(header: "TAG", shrinkable: true, minWidth: 10), .init(header: "COUNT", alignRight: true)])
         for id in ids { table.add([.init(TextSafety.sanitize(ledger.tags[id]), paint: { _ in r.tagChip(ledger.tags[id]) }), .init(String(counts[Int(id)]))]) }
+        if let others { table.add([.init("(\(others.tags) others)"), .init(String(others.count))]) }
         try table.write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
     }
 

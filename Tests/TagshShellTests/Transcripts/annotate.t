@@ -155,6 +155,27 @@ coffee          2
 gift            1
 trip/paris      1
 Work            1
+$ tags --limit 2
+TAG         COUNT
+rent            4
+coffee          2
+(3 others)      2
+$ tags --limit 3 --csv
+tag,count
+rent,4
+coffee,2
+gift,1
+(2 others),2
+$ tags --limit 4 --json
+{"tag": "rent", "count": 4}
+{"tag": "coffee", "count": 2}
+{"tag": "gift", "count": 1}
+{"tag": "trip/paris", "count": 1}
+{"tag": null, "others": 1, "count": 1}
+$ count tag:gift or tag:trip/paris or tag:Work
+2
+$ count tag:trip/paris or tag:Work
+2
 $ history
     #  COMMAND                                      TRANSACTIONS
     0  (as opened)                                                saved

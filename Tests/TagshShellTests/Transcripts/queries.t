@@ -125,6 +125,10 @@ $ count foo:bar
 error: unknown query key 'foo:' (keys: desc: payee: merchant: tag: cat: intent: amt: date: note: acct: id: status: col: file:)
   count foo:bar
         ^^^^^^^
+$ count 'starbucks desc:1234'
+0
+$ count 'STARBUCKS 1234'
+35
 $ count tag:
 error: 'tag:' needs a value
   count tag:

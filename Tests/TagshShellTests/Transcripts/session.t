@@ -129,6 +129,8 @@ Queries select transactions for ls, count, select, merchants, summary and chart.
 
   WORD, desc:WORD, payee:WORD, merchant:WORD
       the merchant contains WORD (case-insensitive); all alone is every transaction
+  'PAYPAL *NETFLIX: DE'
+      a quoted term whose text before its first colon is not one word is a merchant search as a whole
   desc:/REGEX/
       regular expression, case-insensitive; also note:, acct:, tag:, cat:
   amt:<-50, amt:>=10, amt:5..20, amt:-5.75
