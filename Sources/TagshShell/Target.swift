@@ -20,16 +20,22 @@ enum TargetSyntax {
             guard let selection else { return .failure(.noSelection) }
             return selection.isEmpty ? .failure(.emptySelection) : .success(selection)
         default:
-            var rows = Set<Int>()
+            // The ranges in order, overlaps merged: `1-100000` is a hundred thousand rows, not a set to sort.
+            var ranges: [ClosedRange<Int>] = []
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
                 guard (1...2).contains(bounds.count), let lo = Int(bounds[0]), let hi = Int(bounds[bounds.count - 1]), lo <= hi else {
                     return .failure(.malformed)
                 }
                 guard lo >= 1, hi <= count else { return .failure(.outOfRange(lo < 1 ? lo : hi)) }
-                for id in lo...hi { rows.insert(id - 1) }
+                ranges.append((lo - 1)...(hi - 1))
             }
-            return .success(rows.sorted())
+            var rows: [Int] = []
+            for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                let from = max(r.lowerBound, (rows.last ?? -1) + 1)
+                if from <= r.upperBound { rows += from...r.upperBound }
+            }
+            return .success(rows)
         }
     }
 }
