@@ -27,10 +27,12 @@ public struct ProposedRule: Sendable {
 
 /// Learns from the ledger's own annotations.
 public enum Suggester {
+    /// Words of payment processors and legal forms, which say nothing of a merchant.
+    static let noise: Set<String> = ["the", "and", "gmbh", "inc", "ltd", "llc", "com", "www", "payment", "card", "pos", "sq", "tst"]
+
     /// Words of a merchant name that say something: letters, three or more,
     /// not the usual payment-processor noise.
     static func significantWords(_ name: String) -> Set<String> {
-        let noise: Set<String> = ["the", "and", "gmbh", "inc", "ltd", "llc", "com", "www", "payment", "card", "pos", "sq", "tst"]
         let words = name.lowercased().split { !$0.isLetter }.map(String.init)
         return Set(words.filter { $0.count >= 3 && !noise.contains($0) })
     }

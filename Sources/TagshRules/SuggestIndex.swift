@@ -20,13 +20,17 @@ public struct ScoredSuggestion: Sendable, Equatable {
     public func command(for id: Int) -> String { value.command(for: id) }
 }
 
-/// What the ledger's annotated transactions say about the others, kept as
-/// counts: for each merchant, each merchant with its numbers and codes taken
-/// out (`STARBUCKS 1234` and `STARBUCKS 0567` are both `starbucks`), and each
-/// word of a merchant's name, how many transactions carry each category,
-/// intent and tag. Built once in one pass; each change then adds and takes
-/// away counts for the rows it touched, so a suggestion costs a few lookups
-/// whatever the ledger's size.
+/// What the ledger's annotated transactions say about the others: for each
+/// merchant, each merchant with its numbers and codes taken out (`STARBUCKS
+/// 1234` and `STARBUCKS 0567` are both `starbucks`), each word of a merchant's
+/// name, and each amount at merchants alike, how many transactions carry each
+/// category, intent and tag.
+///
+/// The index of a whole ledger counts these when a suggestion asks, from the
+/// rows of the merchants concerned (`LiveEvidence`), and keeps only what the
+/// fields' consistency sums. The backtest's index, which must see only the
+/// transactions before the one it guesses, keeps tallies instead, adding each
+/// row as it goes (`add`).
 public struct SuggestIndex: Sendable {
     public enum Field: Int, Sendable, CaseIterable, CustomStringConvertible {
         case category, intent, tags
@@ -43,8 +47,10 @@ public struct SuggestIndex: Sendable {
     /// recurs: a subscription, a rent, the usual coffee); merchants alike; a word of the name.
     enum Level: Int { case merchant, alike, word, amount }
 
-    /// Tallies by level, key and field.
+    /// Tallies by level, key and field, for an index counted row by row (`add`); unused with `live`.
     var tallies: [[UInt32: [Tally]]] = [[:], [:], [:], [:]]
+    /// The evidence counted from the ledger when asked: the index of a whole ledger.
+    var live: LiveEvidence?
     /// Merchants alike and one amount, as a key of the `amount` level.
     struct AmountKey: Hashable, Sendable { var alike: UInt32; var units: Int64; var scale: UInt8; var currency: UInt32 }
     var amountIDs: [AmountKey: UInt32] = [:]
@@ -54,6 +60,8 @@ public struct SuggestIndex: Sendable {
     var wordKeys: [UInt32: [UInt32]] = [:]
     var alikeNames: [String: UInt32] = [:]
     var alikeDisplay: [String] = []
+    /// Each alike key's name (`alikeName`), as `alikeNames` holds them.
+    var alikeNameList: [String] = []
     var wordIDs: [String: UInt32] = [:]
     var wordNames: [String] = []
 
@@ -62,13 +70,25 @@ public struct SuggestIndex: Sendable {
     var agree = [0, 0, 0], agreeTotal = [0, 0, 0]
 
     /// How consistent merchants are in a field (with little history, as consistent as not).
-    func consistency(_ field: Field) -> Double { (Double(agree[field.rawValue]) + 1) / (Double(agreeTotal[field.rawValue]) + 2) }
+    func consistency(_ field: Field) -> Double {
+        let (a, t) = live.map { ($0.agree[field.rawValue], $0.agreeTotal[field.rawValue]) } ?? (agree[field.rawValue], agreeTotal[field.rawValue])
+        return (Double(a) + 1) / (Double(t) + 2)
+    }
 
+    /// An empty index, to be counted row by row (`add`).
     public init() {}
 
-    /// The index of every transaction of `ledger` (or of `rows`).
+    /// The index of every transaction of `ledger`, counted when asked; or of `rows` only, counted now.
     public init(ledger: Ledger, rows: [Int]? = nil) {
-        for r in rows ?? Array(0..<ledger.count) { add(r, ledger: ledger) }
+        guard let rows else { live = LiveEvidence(ledger: ledger); return }
+        for r in rows { add(r, ledger: ledger) }
+    }
+
+    /// One key's tallies (category, intent, tags), or nil when an index counted row by row has none.
+    mutating func tallies(_ level: Level, _ key: UInt32, ledger: Ledger) -> [Tally]? {
+        guard live != nil else { return tallies[level.rawValue][key] }
+        // In place (a copy of the evidence per look-up was most of a bulk plan's time).
+        return live?.tallies(level, key, alikeNames: alikeNameList, words: wordNames, amountKeys: amountKeys, ledger: ledger)
     }
 
     /// How much the field's consistency counts, as that many transactions of prior evidence.
@@ -89,7 +109,14 @@ public struct SuggestIndex: Sendable {
         if let known = alikeNames[alike] { a = known } else {
             a = UInt32(alikeDisplay.count)
             alikeNames[alike] = a
-            alikeDisplay.append(name.split { !$0.isLetter && !$0.isNumber }.filter { !$0.contains(where: \.isNumber) }.joined(separator: " "))
+            alikeNameList.append(alike)
+            // Shown as spelled by the first merchant alike with an annotated transaction, as a row-by-row count
+            // meets them (`STARBUCKS` rather than a later `Starbucks`).
+            var shown = name
+            if let group = live?.alikeGroup(alike, ledger: ledger), let first = live?.firstAnnotatedRow(of: group, ledger: ledger) {
+                shown = ledger.merchants[ledger.merchant[first]]
+            }
+            alikeDisplay.append(shown.split { !$0.isLetter && !$0.isNumber }.filter { !$0.contains(where: \.isNumber) }.joined(separator: " "))
         }
         var words: [UInt32] = []
         for w in Suggester.significantWords(name).sorted() {
@@ -116,7 +143,10 @@ public struct SuggestIndex: Sendable {
     }
 
     mutating func amountKey(row: Int, alike: UInt32, ledger: Ledger) -> UInt32 {
-        let k = AmountKey(alike: alike, units: ledger.amountUnits[row], scale: ledger.amountScale[row], currency: ledger.currency[row])
+        amountKey(AmountKey(alike: alike, units: ledger.amountUnits[row], scale: ledger.amountScale[row], currency: ledger.currency[row]))
+    }
+
+    mutating func amountKey(_ k: AmountKey) -> UInt32 {
         if let id = amountIDs[k] { return id }
         let id = UInt32(amountKeys.count)
         amountIDs[k] = id
@@ -149,7 +179,17 @@ public struct SuggestIndex: Sendable {
         for f in Field.allCases { count(row, f, SuggestIndex.values(f, row: row, ledger: ledger), 1, ledger: ledger) }
     }
 
-    /// Keeps the index current through a change: the row's old value leaves, its new one comes in.
+    /// Keeps the index current after `changes` were made to `ledger`, or undone (`reverted`).
+    public mutating func update(_ changes: ChangeSet, reverted: Bool = false, ledger: Ledger) {
+        if live != nil { live!.update(changes, ledger: ledger); return }
+        let order = reverted ? Array((0..<changes.count).reversed()) : Array(0..<changes.count)
+        for k in order {
+            let (b, a) = reverted ? (changes.after[k], changes.before[k]) : (changes.before[k], changes.after[k])
+            update(row: Int(changes.rows[k]), field: changes.fields[k], before: b, after: a, ledger: ledger)
+        }
+    }
+
+    /// Keeps an index counted row by row current through a change: the row's old value leaves, its new one comes in.
     public mutating func update(row: Int, field: ChangeSet.Field, before: UInt32, after: UInt32, ledger: Ledger) {
         let f: Field
         let old: ArraySlice<UInt32>, new: ArraySlice<UInt32>
@@ -169,14 +209,18 @@ public struct SuggestIndex: Sendable {
     /// The row's own annotations are not counted as evidence for it.
     public mutating func suggest(row: Int, ledger: Ledger, threshold: Double, fields: Set<Field> = Set(Field.allCases)) -> [ScoredSuggestion] {
         var out: [ScoredSuggestion] = []
+        var e = evidence(row: row, ledger: ledger)
         for f in Field.allCases where fields.contains(f) {
-            out += candidates(row: row, field: f, ledger: ledger).filter { $0.confidence >= threshold }
+            // (Scored first: scoring may name new keys, which the evidence's wording reads.)
+            let scored = scores(row: row, field: f, ledger: ledger, evidence: &e)
+            out += candidates(scored, field: f, ledger: ledger).filter { $0.confidence >= threshold }
         }
         return out.sorted { $0.confidence > $1.confidence }
     }
 
     /// One candidate value as counted: where its evidence comes from, and how much agrees.
     struct Score {
+        var field: Field
         var value: UInt32
         var confidence: Double
         var level: Level
@@ -185,44 +229,75 @@ public struct SuggestIndex: Sendable {
         var of: Int
     }
 
+    /// The tallies one row's suggestions read, fetched once for all of its fields.
+    struct RowEvidence {
+        var merchant: UInt32, alike: UInt32, words: [UInt32]
+        var amount: AmountKey
+        var merchantTallies: [Tally]?, amountTallies: [Tally]?
+        /// Merchants alike and words: fetched when a field needs them (nil inside: none kept).
+        var alikeTallies: [Tally]??
+        var wordTallies: [[Tally]?]?
+    }
+
+    mutating func evidence(row: Int, ledger: Ledger) -> RowEvidence {
+        let merchant = ledger.merchant[row]
+        let (alike, words) = keys(of: merchant, in: ledger)
+        let amount = AmountKey(alike: alike, units: ledger.amountUnits[row], scale: ledger.amountScale[row], currency: ledger.currency[row])
+        let amountTallies: [Tally]?
+        if live != nil {
+            amountTallies = live?.tallies(of: amount, alikeNames: alikeNameList, ledger: ledger)
+        } else {
+            amountTallies = amountIDs[amount].flatMap { tallies[Level.amount.rawValue][$0] }
+        }
+        return RowEvidence(merchant: merchant, alike: alike, words: words, amount: amount,
+                           merchantTallies: tallies(.merchant, merchant, ledger: ledger), amountTallies: amountTallies)
+    }
+
     /// The candidates for one field, best first, as numbers (no text: the backtest and bulk plans ask
     /// millions of times). `inIndex`: whether the row's own values are counted in the index (then they
     /// are taken out: a row is not evidence for itself).
     mutating func scores(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true) -> [Score] {
+        var e = evidence(row: row, ledger: ledger)
+        return scores(row: row, field: field, ledger: ledger, inIndex: inIndex, evidence: &e)
+    }
+
+    mutating func scores(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true, evidence e: inout RowEvidence) -> [Score] {
         let prior = consistency(field)
-        let merchant = ledger.merchant[row]
         let own = inIndex ? SuggestIndex.values(field, row: row, ledger: ledger) : []
-        let (alike, words) = keys(of: merchant, in: ledger)
         var best: [Score] = []
-        func consider(_ level: Level, _ key: UInt32, _ weight: Double) -> Bool {
-            guard var tally = tallies[level.rawValue][key]?[field.rawValue] else { return false }
+        func consider(_ level: Level, _ key: UInt32, _ tallies: [Tally]?, _ weight: Double) {
+            guard var tally = tallies?[field.rawValue] else { return }
             if !own.isEmpty {
                 tally.total -= 1
                 for v in own { tally.values[v, default: 0] -= 1 }
             }
-            guard tally.total >= 2 else { return false }
+            guard tally.total >= 2 else { return }
             for (v, c) in tally.values where c >= 2 && !own.contains(v) {
                 // The share that agrees, with the field's usual consistency as prior evidence: 3 of 3 is
                 // near-certain for a field merchants never vary on, and much less for one they often do.
                 let confidence = weight * (Double(c) + SuggestIndex.priorWeight * prior) / (Double(tally.total) + SuggestIndex.priorWeight)
                 if let i = best.firstIndex(where: { $0.value == v }) {
-                    if best[i].confidence < confidence { best[i] = Score(value: v, confidence: confidence, level: level, key: key, agreeing: c, of: tally.total) }
+                    if best[i].confidence < confidence { best[i] = Score(field: field, value: v, confidence: confidence, level: level, key: key, agreeing: c, of: tally.total) }
                 } else {
-                    best.append(Score(value: v, confidence: confidence, level: level, key: key, agreeing: c, of: tally.total))
+                    best.append(Score(field: field, value: v, confidence: confidence, level: level, key: key, agreeing: c, of: tally.total))
                 }
             }
-            return true
         }
         // A merchant's own history, when there is enough of it (3), is what counts; else merchants alike, then words.
-        let merchantTotal = tallies[Level.merchant.rawValue][merchant]?[field.rawValue].total ?? 0
-        _ = consider(.merchant, merchant, 1.0)
-        // The same amount at merchants alike is the sharpest evidence where a merchant's history is mixed.
-        if let amount = amountIDs[AmountKey(alike: alike, units: ledger.amountUnits[row], scale: ledger.amountScale[row], currency: ledger.currency[row])] {
-            _ = consider(.amount, amount, 1.0)
+        let merchantTotal = e.merchantTallies?[field.rawValue].total ?? 0
+        consider(.merchant, e.merchant, e.merchantTallies, 1.0)
+        // The same amount at merchants alike is the sharpest evidence where a merchant's history is mixed. (Its
+        // key is named only when it is evidence: a bulk plan meets a million amounts.)
+        consider(.amount, .max, e.amountTallies, 1.0)
+        if best.contains(where: { $0.level == .amount }) {
+            let id = amountKey(e.amount)
+            for i in best.indices where best[i].level == .amount { best[i].key = id }
         }
         if merchantTotal - (own.isEmpty ? 0 : 1) < 3 {
-            _ = consider(.alike, alike, 0.9)
-            for w in words { _ = consider(.word, w, 0.75) }
+            if e.alikeTallies == nil { e.alikeTallies = .some(tallies(.alike, e.alike, ledger: ledger)) }
+            consider(.alike, e.alike, e.alikeTallies ?? nil, 0.9)
+            if e.wordTallies == nil { e.wordTallies = e.words.map { tallies(.word, $0, ledger: ledger) } }
+            for (w, t) in zip(e.words, e.wordTallies ?? []) { consider(.word, w, t, 0.75) }
         }
         best.sort { ($0.confidence, $1.value) > ($1.confidence, $0.value) }
         if field != .tags && best.count > 1 { best = [best[0]] }
@@ -231,7 +306,12 @@ public struct SuggestIndex: Sendable {
 
     /// Every candidate for one field, best first, with its evidence in words (tags: every tag the evidence carries).
     public mutating func candidates(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true) -> [ScoredSuggestion] {
-        scores(row: row, field: field, ledger: ledger, inIndex: inIndex).compactMap { s in
+        let scored = scores(row: row, field: field, ledger: ledger, inIndex: inIndex)
+        return candidates(scored, field: field, ledger: ledger)
+    }
+
+    func candidates(_ scores: [Score], field: Field, ledger: Ledger) -> [ScoredSuggestion] {
+        scores.compactMap { s in
             guard let value = value(field, s.value, ledger: ledger) else { return nil }
             return ScoredSuggestion(value: value, confidence: s.confidence, evidence: evidence(s, value, ledger: ledger))
         }
@@ -337,28 +417,36 @@ extension SuggestIndex {
                 plan.deltas[f, default: []].append((text, 1))
             }
         }
-        for row in rows.sorted() {
+        let sorted = rows.sorted()
+        // The suggestions are worked out first, merchants alike together (an index counted when asked then
+        // counts each merchant's and each group's evidence once), and recorded after, in row order.
+        var suggested = [[Score]](repeating: [], count: sorted.count)
+        for i in live?.groupOrder(sorted, ledger: ledger) ?? Array(sorted.indices) {
+            var e = evidence(row: sorted[i], ledger: ledger)
+            for f in Field.allCases where fields.contains(f) {
+                suggested[i] += scores(row: sorted[i], field: f, ledger: ledger, evidence: &e).filter { $0.confidence >= minConfidence }
+            }
+        }
+        for (i, row) in sorted.enumerated() {
             var changed = false
             var addTags: [UInt32] = []
-            for f in Field.allCases where fields.contains(f) {
-                for sc in scores(row: row, field: f, ledger: ledger) where sc.confidence >= minConfidence {
-                    switch f {
-                    case .category:
-                        // Suggestions fill in what is missing; they never replace a category or intent someone set.
-                        let id = sc.value
-                        guard ledger.category[row] == 0, !ledger.categories[id].isDeleted,
-                              ledger.categoryRefusal(row, setting: id) == nil else { continue }
-                        plan.changes.record(row: row, field: .category, before: 0, after: id)
-                        delta(.category, "none → " + ledger.categories[id].name)
-                        changed = true
-                    case .intent:
-                        guard ledger.intent[row] == 0, let i = Intent(rawValue: UInt8(sc.value)) else { continue }
-                        plan.changes.record(row: row, field: .intent, before: 0, after: sc.value)
-                        delta(.intent, "none → \(i)")
-                        changed = true
-                    case .tags:
-                        addTags.append(sc.value)
-                    }
+            for sc in suggested[i] {
+                switch sc.field {
+                case .category:
+                    // Suggestions fill in what is missing; they never replace a category or intent someone set.
+                    let id = sc.value
+                    guard ledger.category[row] == 0, !ledger.categories[id].isDeleted,
+                          ledger.categoryRefusal(row, setting: id) == nil else { continue }
+                    plan.changes.record(row: row, field: .category, before: 0, after: id)
+                    delta(.category, "none → " + ledger.categories[id].name)
+                    changed = true
+                case .intent:
+                    guard ledger.intent[row] == 0, let intent = Intent(rawValue: UInt8(sc.value)) else { continue }
+                    plan.changes.record(row: row, field: .intent, before: 0, after: sc.value)
+                    delta(.intent, "none → \(intent)")
+                    changed = true
+                case .tags:
+                    addTags.append(sc.value)
                 }
             }
             if !addTags.isEmpty {

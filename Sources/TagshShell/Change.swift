@@ -156,10 +156,7 @@ extension Session {
         }
         if !step.changes.isEmpty {
             ledger?.apply(step.changes)
-            if suggestIndex != nil, let l = ledger {
-                let c = step.changes
-                for k in 0..<c.count { suggestIndex?.update(row: Int(c.rows[k]), field: c.fields[k], before: c.before[k], after: c.after[k], ledger: l) }
-            }
+            if suggestIndex != nil, let l = ledger { suggestIndex?.update(step.changes, ledger: l) }
         }
         for edit in step.rules {
             switch (edit.before, edit.after) {
@@ -185,12 +182,7 @@ extension Session {
         }
         if !step.changes.isEmpty {
             ledger?.revert(step.changes)
-            if suggestIndex != nil, let l = ledger {
-                let c = step.changes
-                for k in (0..<c.count).reversed() {
-                    suggestIndex?.update(row: Int(c.rows[k]), field: c.fields[k], before: c.after[k], after: c.before[k], ledger: l)
-                }
-            }
+            if suggestIndex != nil, let l = ledger { suggestIndex?.update(step.changes, reverted: true, ledger: l) }
         }
         if let imported = step.imported, imported.file < files.count {
             ledger?.removeLast(imported.rows.count)

@@ -1,0 +1,462 @@
+import TagshModel
+import TagshQuery
+
+/// A suggestion's evidence counted from the ledger when it is asked for, instead of tallies kept for every
+/// merchant, merchant alike, word and amount of the ledger.
+///
+/// Kept tallies cost a dictionary per key: on a ledger of a million distinct merchants, building them took
+/// 10.8 s and 820 MB before the first `suggest` or `show` could answer. Here the only thing built up front is the
+/// rows of each merchant (two arrays) and, per merchant, what the fields' consistency sums; a suggestion then
+/// counts the rows of its merchant, of the merchants named alike and of those sharing a word. Which merchants
+/// are alike, or share a word, is found by a scan of the merchant names' bytes (`QueryEvaluator.matches`) and
+/// kept, since a merchant's name never changes; the counts are read from the ledger each time, so a change
+/// needs no update but the consistency's.
+struct LiveEvidence: Sendable {
+    typealias Tally = SuggestIndex.Tally
+
+    /// Merchant `m`'s rows are `rows[starts[m]..<starts[m + 1]]`, in row order.
+    private var starts: [Int32] = []
+    private var rows: [Int32] = []
+    /// Per field, per merchant: its transactions with a value, and how many of them share its most common value.
+    private var totals: [[Int32]] = []
+    private var maxima: [[Int32]] = []
+    /// `SuggestIndex.agree` and `agreeTotal`: the sums of `maxima` and `totals`.
+    private(set) var agree = [0, 0, 0], agreeTotal = [0, 0, 0]
+    /// The merchants by alike name and by word, read from their names when first needed (a name never changes,
+    /// and an import, which adds names, makes a new index).
+    private var groups: NameGroups?
+    /// Tallies already counted over many rows (`memoRows` or more), until the next change: a bulk plan, or a
+    /// `review` going through one merchant's transactions, asks for the same keys again.
+    private var memo: [MemoKey: [Tally]] = [:]
+    static let memoRows = 64
+    /// Rows looked at by the last count.
+    private var scanned = 0
+    /// The last tallies counted, whatever their size: a suggestion asks for each key once per field.
+    private var recent: [(key: MemoKey, tallies: [Tally])] = []
+    private var recentNext = 0
+    /// The annotated rows of one large group of merchants alike, by amount: a bulk plan asks for many amounts
+    /// of the same group, and filtering the group's rows for each cost a pass over them per amount.
+    private var amountRows: (alike: UInt32, rows: [AmountOnly: [Int32]])?
+    /// The tallies counted from `amountRows`: a recurring amount (a rent, a subscription) is asked for by each of its rows.
+    private var amountTallies: [AmountOnly: [Tally]] = [:]
+    struct AmountOnly: Hashable { var units: Int64; var scale: UInt8; var currency: UInt32 }
+    struct MemoKey: Hashable { var level: Int; var key: UInt32 }
+    /// Scratch counts by category, intent and tag id, all zero between calls.
+    private var categoryCounts: [Int32] = []
+    private var intentCounts = [Int32](repeating: 0, count: 256)
+    private var tagCounts: [Int32] = []
+    private var touched: [UInt32] = []
+
+    init(ledger: Ledger) {
+        let merchantSlots = Int(ledger.merchants.ids.upperBound) + 1
+        // Rows by merchant, by counting (two passes over the merchant column).
+        var starts = [Int32](repeating: 0, count: merchantSlots + 1)
+        ledger.merchant.withUnsafeBufferPointer { column in
+            for m in column { starts[Int(m) + 1] += 1 }
+            for m in 0..<merchantSlots { starts[m + 1] += starts[m] }
+            var next = starts
+            var rows = [Int32](repeating: 0, count: column.count)
+            rows.withUnsafeMutableBufferPointer { out in
+                for (r, m) in column.enumerated() {
+                    out[Int(next[Int(m)])] = Int32(r)
+                    next[Int(m)] += 1
+                }
+            }
+            self.rows = rows
+        }
+        self.starts = starts
+        totals = Array(repeating: [Int32](repeating: 0, count: merchantSlots), count: 3)
+        maxima = totals
+        measure(0..<UInt32(merchantSlots), ledger: ledger)
+    }
+
+    // MARK: - consistency
+
+    /// Counts the rows of each of `merchants` again and moves the consistency sums by what changed. No tally is
+    /// made: the scratch counts give each field's total and its most common value's count. (This runs for every
+    /// merchant when the index is built: a million of them on some ledgers.)
+    private mutating func measure(_ merchants: some Sequence<UInt32>, ledger: Ledger) {
+        prepareScratch(ledger)
+        var categories: [UInt32] = [], intents: [UInt8] = []
+        for m in merchants {
+            let lo = Int(starts[Int(m)]), hi = Int(starts[Int(m) + 1])
+            var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0)
+            if hi - lo == 1 {
+                // One transaction: each value it has is held once (a tag set holds a tag once).
+                let r = Int(rows[lo])
+                if ledger.category[r] != 0 { total.0 = 1; top.0 = 1 }
+                if ledger.intent[r] != 0 { total.1 = 1; top.1 = 1 }
+                if ledger.tagSet[r] != 0 { total.2 = 1; top.2 = 1 }
+            } else if hi > lo {
+                categories.removeAll(keepingCapacity: true)
+                intents.removeAll(keepingCapacity: true)
+                touched.removeAll(keepingCapacity: true)
+                for i in lo..<hi {
+                    let r = Int(rows[i])
+                    let c = ledger.category[r], n = ledger.intent[r], s = ledger.tagSet[r]
+                    if c != 0 {
+                        total.0 += 1
+                        if categoryCounts[Int(c)] == 0 { categories.append(c) }
+                        categoryCounts[Int(c)] += 1
+                        top.0 = max(top.0, categoryCounts[Int(c)])
+                    }
+                    if n != 0 {
+                        total.1 += 1
+                        if intentCounts[Int(n)] == 0 { intents.append(n) }
+                        intentCounts[Int(n)] += 1
+                        top.1 = max(top.1, intentCounts[Int(n)])
+                    }
+                    if s != 0 {
+                        total.2 += 1
+                        for t in ledger.tagSets[s] {
+                            if tagCounts[Int(t)] == 0 { touched.append(t) }
+                            tagCounts[Int(t)] += 1
+                            top.2 = max(top.2, tagCounts[Int(t)])
+                        }
+                    }
+                }
+                for c in categories { categoryCounts[Int(c)] = 0 }
+                for n in intents { intentCounts[Int(n)] = 0 }
+                for t in touched { tagCounts[Int(t)] = 0 }
+            }
+            let i = Int(m)
+            agreeTotal[0] += Int(total.0 - totals[0][i]); agree[0] += Int(top.0 - maxima[0][i])
+            agreeTotal[1] += Int(total.1 - totals[1][i]); agree[1] += Int(top.1 - maxima[1][i])
+            agreeTotal[2] += Int(total.2 - totals[2][i]); agree[2] += Int(top.2 - maxima[2][i])
+            totals[0][i] = total.0; totals[1][i] = total.1; totals[2][i] = total.2
+            maxima[0][i] = top.0; maxima[1][i] = top.1; maxima[2][i] = top.2
+        }
+    }
+
+    /// Sizes the scratch counts for the ledger's tables (which only grow).
+    private mutating func prepareScratch(_ ledger: Ledger) {
+        if categoryCounts.count < Int(ledger.categories.ids.upperBound) + 1 {
+            categoryCounts = [Int32](repeating: 0, count: Int(ledger.categories.ids.upperBound) + 1)
+        }
+        if tagCounts.count < Int(ledger.tags.ids.upperBound) + 1 {
+            tagCounts = [Int32](repeating: 0, count: Int(ledger.tags.ids.upperBound) + 1)
+        }
+    }
+
+    /// Keeps the consistency current after `changes` were made to (or undone on) `ledger`: each merchant whose
+    /// transactions changed is counted again, once.
+    mutating func update(_ changes: ChangeSet, ledger: Ledger) {
+        var merchants: [UInt32] = []
+        var seen = Set<UInt32>()
+        for k in 0..<changes.count where changes.fields[k] != .note {
+            let m = ledger.merchant[Int(changes.rows[k])]
+            if seen.insert(m).inserted { merchants.append(m) }
+        }
+        measure(merchants, ledger: ledger)
+        memo = [:]
+        recent = []
+        amountRows = nil
+        amountTallies = [:]
+    }
+
+    // MARK: - tallies
+
+    /// The three fields' tallies of one key of one level, counted now (or taken from what was counted since
+    /// the last change).
+    /// `alikeNames`, `words` and `amountKeys` name the keys (the index's lists).
+    mutating func tallies(_ level: SuggestIndex.Level, _ key: UInt32, alikeNames: [String], words: [String],
+                          amountKeys: [SuggestIndex.AmountKey], ledger: Ledger) -> [Tally] {
+        let memoKey = MemoKey(level: level.rawValue, key: key)
+        if let known = recent.first(where: { $0.key == memoKey }) { return known.tallies }
+        if let known = memo[memoKey] { return known }
+        let counted: [Tally]
+        switch level {
+        case .merchant:
+            counted = count(rowsOf: [key], ledger: ledger)
+        case .alike:
+            counted = count(rowsOf: alikeGroup(alikeNames[Int(key)], ledger: ledger), ledger: ledger)
+        case .word:
+            counted = count(rowsOf: wordGroup(words[Int(key)], ledger: ledger), ledger: ledger)
+        case .amount:
+            counted = tallies(of: amountKeys[Int(key)], alikeNames: alikeNames, ledger: ledger)
+        }
+        if scanned >= LiveEvidence.memoRows { memo[memoKey] = counted }
+        if recent.count < 16 { recent.append((memoKey, counted)) } else { recent[recentNext] = (memoKey, counted) }
+        recentNext = (recentNext + 1) % 16
+        return counted
+    }
+
+    /// The tallies of one amount at merchants alike (not kept: a row asks for its own amount once).
+    mutating func tallies(of k: SuggestIndex.AmountKey, alikeNames: [String], ledger: Ledger) -> [Tally] {
+        let amount = AmountOnly(units: k.units, scale: k.scale, currency: k.currency)
+        if amountRows?.alike != k.alike {
+            let group = alikeGroup(alikeNames[Int(k.alike)], ledger: ledger)
+            guard group.reduce(0, { $0 + Int(starts[Int($1) + 1] - starts[Int($1)]) }) >= LiveEvidence.memoRows else {
+                return count(rowsOf: group, ledger: ledger) { r in
+                    ledger.amountUnits[r] == k.units && ledger.amountScale[r] == k.scale && ledger.currency[r] == k.currency
+                }
+            }
+            amountRows = (k.alike, byAmount(group, ledger: ledger))
+            amountTallies = [:]
+        }
+        if let known = amountTallies[amount] { return known }
+        let counted = count(rows: (amountRows?.rows[amount] ?? []).lazy.map { Int($0) }, ledger: ledger)
+        amountTallies[amount] = counted
+        return counted
+    }
+
+    /// The annotated rows of `merchants`, by amount and currency.
+    private func byAmount(_ merchants: [UInt32], ledger: Ledger) -> [AmountOnly: [Int32]] {
+        var out: [AmountOnly: [Int32]] = [:]
+        for m in merchants {
+            for i in Int(starts[Int(m)])..<Int(starts[Int(m) + 1]) {
+                let r = Int(rows[i])
+                guard ledger.category[r] != 0 || ledger.intent[r] != 0 || ledger.tagSet[r] != 0 else { continue }
+                out[AmountOnly(units: ledger.amountUnits[r], scale: ledger.amountScale[r], currency: ledger.currency[r]), default: []].append(Int32(r))
+            }
+        }
+        return out
+    }
+
+    /// The first row, in row order, of any of `merchants` with an annotation (nil when none has one).
+    func firstAnnotatedRow(of merchants: [UInt32], ledger: Ledger) -> Int? {
+        var first: Int?
+        for m in merchants {
+            for i in Int(starts[Int(m)])..<Int(starts[Int(m) + 1]) {
+                let r = Int(rows[i])
+                if first.map({ r >= $0 }) ?? false { break }
+                if ledger.category[r] != 0 || ledger.intent[r] != 0 || ledger.tagSet[r] != 0 { first = r; break }
+            }
+        }
+        return first
+    }
+
+    /// Counts the fields' values over the rows of `merchants` that pass `include`.
+    private mutating func count(rowsOf merchants: [UInt32], ledger: Ledger, include: @escaping (Int) -> Bool = { _ in true }) -> [Tally] {
+        let (starts, rows) = (self.starts, self.rows)
+        return count(rows: merchants.lazy.flatMap { m in (Int(starts[Int(m)])..<Int(starts[Int(m) + 1])).lazy.map { Int(rows[$0]) } }
+                                 .filter(include), ledger: ledger)
+    }
+
+    /// Counts the fields' values over `rows`.
+    private mutating func count(rows: some Sequence<Int>, ledger: Ledger) -> [Tally] {
+        prepareScratch(ledger)
+        var out = [Tally(), Tally(), Tally()]
+        var categories: [UInt32] = [], intents: [UInt32] = []
+        touched.removeAll(keepingCapacity: true)
+        scanned = 0
+        for r in rows {
+            scanned += 1
+            let c = ledger.category[r], n = ledger.intent[r], s = ledger.tagSet[r]
+            if c != 0 {
+                out[0].total += 1
+                if categoryCounts[Int(c)] == 0 { categories.append(c) }
+                categoryCounts[Int(c)] += 1
+            }
+            if n != 0 {
+                out[1].total += 1
+                if intentCounts[Int(n)] == 0 { intents.append(UInt32(n)) }
+                intentCounts[Int(n)] += 1
+            }
+            if s != 0 {
+                out[2].total += 1
+                for t in ledger.tagSets[s] {
+                    if tagCounts[Int(t)] == 0 { touched.append(t) }
+                    tagCounts[Int(t)] += 1
+                }
+            }
+        }
+        for c in categories { out[0].values[c] = Int(categoryCounts[Int(c)]); categoryCounts[Int(c)] = 0 }
+        for n in intents { out[1].values[n] = Int(intentCounts[Int(n)]); intentCounts[Int(n)] = 0 }
+        for t in touched { out[2].values[t] = Int(tagCounts[Int(t)]); tagCounts[Int(t)] = 0 }
+        return out
+    }
+
+    // MARK: - groups
+
+    /// Positions of `rows` ordered by group of merchants alike, then merchant, then row.
+    mutating func groupOrder(_ rows: [Int], ledger: Ledger) -> [Int] {
+        if groups == nil { groups = NameGroups(ledger.merchants) }
+        let alike = groups!.alikeOf
+        var position = [Int32](repeating: -1, count: ledger.count)
+        for (i, r) in rows.enumerated() { position[r] = Int32(i) }
+        // The merchants by group (a sort of one number each), then each merchant's rows as they are kept.
+        var merchants: [UInt64] = []
+        for m in 0..<(starts.count - 1) where starts[m] < starts[m + 1] { merchants.append(UInt64(alike[m]) << 32 | UInt64(m)) }
+        merchants.sort()
+        var out: [Int] = []
+        out.reserveCapacity(rows.count)
+        for key in merchants {
+            let m = Int(key & 0xFFFF_FFFF)
+            for i in Int(starts[m])..<Int(starts[m + 1]) where position[Int(self.rows[i])] >= 0 { out.append(Int(position[Int(self.rows[i])])) }
+        }
+        return out
+    }
+
+    /// The merchants whose alike name (`SuggestIndex.alikeName`) is `name`.
+    mutating func alikeGroup(_ name: String, ledger: Ledger) -> [UInt32] {
+        if groups == nil { groups = NameGroups(ledger.merchants) }
+        return groups!.alike(name)
+    }
+
+    /// The merchants with `word` among their significant words (`Suggester.significantWords`).
+    mutating func wordGroup(_ word: String, ledger: Ledger) -> [UInt32] {
+        if groups == nil { groups = NameGroups(ledger.merchants) }
+        return groups!.word(word)
+    }
+
+    // MARK: - names as bytes
+
+    /// `SuggestIndex.alikeName` of an ASCII name, in `scratch`: its letter-and-digit runs without digits,
+    /// lower-cased, joined by spaces.
+    static func alikeName(ascii text: UnsafeBufferPointer<UInt8>, into scratch: inout [UInt8]) -> [UInt8] {
+        scratch.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < text.count {
+            guard isAlphanumeric(text[i]) else { i += 1; continue }
+            var j = i, digit = false
+            while j < text.count && isAlphanumeric(text[j]) { digit = digit || text[j] &- 0x30 < 10; j += 1 }
+            if !digit {
+                if !scratch.isEmpty { scratch.append(0x20) }
+                for k in i..<j { scratch.append(lower(text[k])) }
+            }
+            i = j
+        }
+        return scratch
+    }
+
+    /// Calls `body` with each of `Suggester.significantWords` of an ASCII name, lower-cased, as it comes (a word
+    /// twice is given twice): runs of three letters or more, not noise.
+    static func forEachSignificantWord(ascii text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, text.count)) { word in
+            var i = 0
+            while i < text.count {
+                guard isLetter(text[i]) else { i += 1; continue }
+                var j = i
+                while j < text.count && isLetter(text[j]) { word[j - i] = lower(text[j]); j += 1 }
+                let w = UnsafeBufferPointer(rebasing: word[0..<(j - i)])
+                if j - i >= 3 && !isNoise(w) { body(w) }
+                i = j
+            }
+        }
+    }
+
+    /// `Suggester.noise`, as bytes.
+    private static let noise: [[UInt8]] = Suggester.noise.map { Array($0.utf8) }
+
+    private static func isNoise(_ w: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard w.count <= 7 else { return false }
+        return noise.contains { $0.count == w.count && $0.elementsEqual(w) }
+    }
+
+    @inline(__always) private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
+    @inline(__always) private static func isAlphanumeric(_ b: UInt8) -> Bool { isLetter(b) || b &- 0x30 < 10 }
+    @inline(__always) private static func lower(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
+}
+
+/// Merchants grouped by alike name and by significant word, from one pass over the merchant names (on both cores
+/// when they are many): what a suggestion's evidence beyond the merchant's own history is counted over. A scan of
+/// the names for each group asked cost 10-20 ms on a million distinct names, and a `review` asks for new ones at
+/// every transaction.
+struct NameGroups: Sendable {
+    /// ASCII keys: an id from the table; members `merchants[starts[id]..<starts[id + 1]]`.
+    private var alikeNames = StringTable(), wordNames = StringTable()
+    private var alikeStarts: [Int32] = [], alikeMerchants: [UInt32] = []
+    private var wordStarts: [Int32] = [], wordMerchants: [UInt32] = []
+    /// Keys beyond ASCII, by `String` (which compares them as Unicode does: composed or not), and the merchants
+    /// whose alike name is empty (no word without digits).
+    private var otherAlike: [String: [UInt32]] = [:], otherWords: [String: [UInt32]] = [:]
+    private var noWords: [UInt32] = []
+    /// Each merchant's group of merchants alike, as a number (0: no words).
+    private(set) var alikeOf: [UInt32] = []
+
+    /// One half's reading: its tables and (key id, merchant) pairs.
+    private struct Part: Sendable {
+        var alikeNames = StringTable(), wordNames = StringTable()
+        var alikePairs: [(UInt32, UInt32)] = [], wordPairs: [(UInt32, UInt32)] = []
+        var otherAlike: [String: [UInt32]] = [:], otherWords: [String: [UInt32]] = [:]
+        var noWords: [UInt32] = []
+
+        /// A key read from a name beyond ASCII: into the table when the key is ASCII all the same, else by
+        /// `String`. (Each name gives a key once: one alike name, and its words as a set.)
+        static func add(_ key: String, _ id: UInt32, _ table: inout StringTable, _ pairs: inout [(UInt32, UInt32)],
+                        _ other: inout [String: [UInt32]]) {
+            if key.utf8.allSatisfy({ $0 < 0x80 }) { pairs.append((table.intern(key), id)) } else { other[key, default: []].append(id) }
+        }
+    }
+
+    init(_ merchants: StringTable) {
+        let all = [UInt32(0)] + Array(merchants.ids)
+        let parts = Parallel.halves(all.count, threshold: 50_000) { range in NameGroups.read(all[range], merchants) }
+        var alikePairs = parts[0].alikePairs, wordPairs = parts[0].wordPairs
+        alikeNames = parts[0].alikeNames
+        wordNames = parts[0].wordNames
+        otherAlike = parts[0].otherAlike
+        otherWords = parts[0].otherWords
+        noWords = parts[0].noWords
+        for part in parts.dropFirst() {
+            let alikeMap = alikeNames.merge(part.alikeNames), wordMap = wordNames.merge(part.wordNames)
+            alikePairs += part.alikePairs.map { (alikeMap[Int($0.0)], $0.1) }
+            wordPairs += part.wordPairs.map { (wordMap[Int($0.0)], $0.1) }
+            otherAlike.merge(part.otherAlike, uniquingKeysWith: +)
+            otherWords.merge(part.otherWords, uniquingKeysWith: +)
+            noWords += part.noWords
+        }
+        (alikeStarts, alikeMerchants) = NameGroups.grouped(alikePairs, keys: alikeNames.count + 1)
+        alikeOf = [UInt32](repeating: 0, count: all.count)
+        for (k, m) in alikePairs { alikeOf[Int(m)] = k }
+        for (k, members) in otherAlike.values.enumerated() { for m in members { alikeOf[Int(m)] = UInt32(alikeNames.count + 1 + k) } }
+        (wordStarts, wordMerchants) = NameGroups.grouped(wordPairs, keys: wordNames.count + 1)
+    }
+
+    /// Reads the names of `ids`: each one's alike name and significant words, as bytes when the name is ASCII.
+    private static func read(_ ids: ArraySlice<UInt32>, _ merchants: StringTable) -> Part {
+        var part = Part()
+        var scratch: [UInt8] = []
+        merchants.withAllUTF8 { bytes, offsets in
+            for id in ids {
+                let text = UnsafeBufferPointer(rebasing: bytes[offsets[Int(id)]..<offsets[Int(id) + 1]])
+                if text.allSatisfy({ $0 < 0x80 }) {
+                    let alike = LiveEvidence.alikeName(ascii: text, into: &scratch)
+                    if alike.isEmpty { part.noWords.append(id) } else {
+                        let key = alike.withUnsafeBufferPointer { part.alikeNames.intern(bytes: $0) }
+                        part.alikePairs.append((key, id))
+                    }
+                    let first = part.wordPairs.count
+                    LiveEvidence.forEachSignificantWord(ascii: text) { word in
+                        let key = part.wordNames.intern(bytes: word)
+                        if !part.wordPairs[first...].contains(where: { $0.0 == key }) { part.wordPairs.append((key, id)) }
+                    }
+                } else {
+                    let name = merchants[id]
+                    let alike = SuggestIndex.alikeName(name)
+                    if alike.isEmpty { part.noWords.append(id) } else { Part.add(alike, id, &part.alikeNames, &part.alikePairs, &part.otherAlike) }
+                    for word in Suggester.significantWords(name) { Part.add(word, id, &part.wordNames, &part.wordPairs, &part.otherWords) }
+                }
+            }
+        }
+        return part
+    }
+
+    /// Pairs (key, merchant) as members by key, in the pairs' order.
+    private static func grouped(_ pairs: [(UInt32, UInt32)], keys: Int) -> ([Int32], [UInt32]) {
+        var starts = [Int32](repeating: 0, count: keys + 1)
+        for (k, _) in pairs { starts[Int(k) + 1] += 1 }
+        for k in 0..<keys { starts[k + 1] += starts[k] }
+        var next = starts
+        var members = [UInt32](repeating: 0, count: pairs.count)
+        for (k, m) in pairs {
+            members[Int(next[Int(k)])] = m
+            next[Int(k)] += 1
+        }
+        return (starts, members)
+    }
+
+    func alike(_ name: String) -> [UInt32] {
+        if name.isEmpty { return noWords }
+        return members(name, alikeNames, alikeStarts, alikeMerchants, otherAlike)
+    }
+
+    func word(_ word: String) -> [UInt32] { members(word, wordNames, wordStarts, wordMerchants, otherWords) }
+
+    private func members(_ key: String, _ table: StringTable, _ starts: [Int32], _ merchants: [UInt32], _ other: [String: [UInt32]]) -> [UInt32] {
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return other[key] ?? [] }
+        guard let id = table.id(of: key) else { return [] }
+        return Array(merchants[Int(starts[Int(id)])..<Int(starts[Int(id) + 1])])
+    }
+}

@@ -1,0 +1,134 @@
+import Testing
+import TagshModel
+@testable import TagshRules
+
+/// The index of a whole ledger counts its evidence when asked (`LiveEvidence`); the backtest's index counts row
+/// by row. Both must suggest the same, with the same confidence and evidence, before and after changes.
+struct SuggestIndexTests {
+    /// Merchant names that meet every path: alike with numbers aside, in other cases, sharing words, noise words,
+    /// beyond ASCII (composed and not), no words at all, and no name.
+    static let merchants = [
+        "CAFE 12", "CAFE 99", "Cafe 77", "cafe roma", "CAFE ROMA 3", "UBER *TRIP 8XYZ", "UBER *TRIP 1ABC", "UBER EATS",
+        "HARDWARE", "THE HARDWARE STORE", "12345", "", "ÉPICERIE 3", "E\u{301}PICERIE 4", "épicerie fine", "K-MARKT",
+        "\u{212A}-MARKT 2", "PAYPAL *NETFLIX", "NETFLIX.COM", "netflix", "STARBUCKS 1234", "STARBUCKS 0567",
+    ]
+
+    /// A seeded ledger of `count` rows over those merchants, half of them annotated.
+    static func ledger(count: Int, seed: UInt64) -> Ledger {
+        var rng = SeededRandom(seed: seed)
+        var l = Ledger()
+        let merchantIDs = merchants.map { $0.isEmpty ? 0 : l.merchants.intern($0) }
+        let categoryIDs = ["Food", "Travel", "Bills", "Shopping"].map { l.categories.intern($0) }
+        let tagIDs = ["coffee", "work", "trip/paris", "gift", "subscription"].map { l.tags.intern($0) }
+        let currencies = [l.currencies.intern("EUR"), l.currencies.intern("USD")]
+        for _ in 0..<count {
+            let annotated = rng.next() % 2 == 0
+            var set: [UInt32] = []
+            if annotated { for t in tagIDs where rng.next() % 3 == 0 { set.append(t) } }
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: merchantIDs[Int(rng.next() % UInt64(merchantIDs.count))],
+                     amount: Amount(units: -Int64(100 * (1 + rng.next() % 4)), scale: 2), currency: currencies[Int(rng.next() % 2)],
+                     account: 0, intent: annotated && rng.next() % 2 == 0 ? Intent.allCases[Int(rng.next() % 4)] : nil,
+                     category: annotated && rng.next() % 3 != 0 ? categoryIDs[Int(rng.next() % 4)] : 0,
+                     tagSet: l.tagSets.intern(set), note: 0)
+        }
+        return l
+    }
+
+    /// Every suggestion of every row, at threshold 0.
+    static func everything(_ index: inout SuggestIndex, _ l: Ledger) -> [[ScoredSuggestion]] {
+        (0..<l.count).map { index.suggest(row: $0, ledger: l, threshold: 0) }
+    }
+
+    @Test(arguments: [1, 2, 3, 4]) func countedWhenAskedIsCountedRowByRow(seed: UInt64) {
+        let l = SuggestIndexTests.ledger(count: 400, seed: seed)
+        var live = SuggestIndex(ledger: l)
+        var counted = SuggestIndex(ledger: l, rows: Array(0..<l.count))
+        let a = SuggestIndexTests.everything(&live, l), b = SuggestIndexTests.everything(&counted, l)
+        let differ = (0..<l.count).first { a[$0] != b[$0] }
+        #expect(differ == nil, "row \(differ ?? 0): \(differ.map { a[$0] } ?? []) against \(differ.map { b[$0] } ?? [])")
+        #expect(a.contains { !$0.isEmpty })
+        // Alike, word and amount evidence all appear (the ledger is not only merchants' own history).
+        let evidence = a.joined().map(\.evidence)
+        for phrase in ["named like", "in the name", "-like transactions of"] {
+            #expect(evidence.contains { $0.contains(phrase) }, "no evidence \(phrase)")
+        }
+    }
+
+    /// A bulk plan (`apply suggestions`) works the rows out merchants alike together and records them in row
+    /// order: the same change set, deltas and overflow as the row-by-row index's, which works in row order.
+    @Test(arguments: [7, 8]) func bulkPlansAreTheSame(seed: UInt64) {
+        var l1 = SuggestIndexTests.ledger(count: 500, seed: seed), l2 = l1
+        var live = SuggestIndex(ledger: l1)
+        var counted = SuggestIndex(ledger: l2, rows: Array(0..<l2.count))
+        let rows = Array(stride(from: 0, to: l1.count, by: 2))
+        let a = live.plan(ledger: &l1, rows: rows, minConfidence: 0.3, fields: Set(SuggestIndex.Field.allCases), maxTags: 3)
+        let b = counted.plan(ledger: &l2, rows: rows, minConfidence: 0.3, fields: Set(SuggestIndex.Field.allCases), maxTags: 3)
+        #expect(a.changes.rows == b.changes.rows && a.changes.fields == b.changes.fields && a.changes.after == b.changes.after)
+        #expect(a.changes.count > 50)
+        #expect(a.changedRows == b.changedRows && a.overflow == b.overflow && !a.overflow.isEmpty)
+        for f in ChangeSet.Field.allCases {
+            #expect((a.deltas[f] ?? []).map { "\($0.0) \($0.1)" } == (b.deltas[f] ?? []).map { "\($0.0) \($0.1)" })
+        }
+    }
+
+    /// Through changes and their undoing, the index kept current agrees with one counted afresh.
+    @Test(arguments: [5, 6]) func followsChangesAsAFreshIndex(seed: UInt64) {
+        var l = SuggestIndexTests.ledger(count: 300, seed: seed)
+        var rng = SeededRandom(seed: seed)
+        var live = SuggestIndex(ledger: l)
+        _ = SuggestIndexTests.everything(&live, l) // counted before the changes, so the changes must reach them
+        var steps: [ChangeSet] = []
+        for _ in 0..<4 {
+            // One step: 40 rows, each with one field changed, as a command makes them.
+            var c = ChangeSet()
+            var rows = Set<Int>()
+            while rows.count < 40 { rows.insert(Int(rng.next() % UInt64(l.count))) }
+            for row in rows.sorted() {
+                switch rng.next() % 3 {
+                case 0: c.record(row: row, field: .category, before: l.category[row], after: UInt32(rng.next() % 5))
+                case 1: c.record(row: row, field: .intent, before: UInt32(l.intent[row]), after: UInt32(rng.next() % 5))
+                default: c.record(row: row, field: .tags, before: l.tagSet[row], after: UInt32(rng.next() % UInt64(l.tagSets.count)))
+                }
+            }
+            l.apply(c)
+            live.update(c, ledger: l)
+            steps.append(c)
+            var fresh = SuggestIndex(ledger: l, rows: Array(0..<l.count))
+            SuggestIndexTests.expectSame(&live, &fresh, l)
+        }
+        for c in steps.reversed() {
+            l.revert(c)
+            live.update(c, reverted: true, ledger: l)
+        }
+        var fresh = SuggestIndex(ledger: l, rows: Array(0..<l.count))
+        SuggestIndexTests.expectSame(&live, &fresh, l)
+    }
+
+    static func expectSame(_ a: inout SuggestIndex, _ b: inout SuggestIndex, _ l: Ledger, sourceLocation: SourceLocation = #_sourceLocation) {
+        let x = values(&a, l), y = values(&b, l)
+        let differ = (0..<l.count).first { x[$0] != y[$0] }
+        #expect(differ == nil, "row \(differ ?? 0): \(differ.map { x[$0] } ?? []) against \(differ.map { y[$0] } ?? [])", sourceLocation: sourceLocation)
+    }
+
+    /// What was suggested and how sure, without the evidence's wording (an alike group's spelling is the one
+    /// first met, which differs between an index counted before changes and one counted after).
+    static func values(_ index: inout SuggestIndex, _ l: Ledger) -> [[String]] {
+        everything(&index, l).map { $0.map { "\($0.value) \($0.confidence)" } }
+    }
+
+    /// The bytes' reading of ASCII names is the `String` one: alike names and significant words.
+    @Test func asciiNamesReadAsStrings() {
+        let names = ["CAFE 12", "UBER *TRIP 8XYZ", "a1b c", "--x--", "THE AND GMBH", "ab abc abcd", "x9 y z10", "Tab\there", "",
+                     "STARBUCKS 1234", "pos sq *cafe", "Caf3 Roma", "ROMA_ROMA", "123 456"]
+        var scratch: [UInt8] = []
+        for name in names {
+            let bytes = Array(name.utf8)
+            bytes.withUnsafeBufferPointer { b in
+                #expect(String(decoding: LiveEvidence.alikeName(ascii: b, into: &scratch), as: UTF8.self) == SuggestIndex.alikeName(name), "\(name)")
+                var words = Set<String>()
+                LiveEvidence.forEachSignificantWord(ascii: b) { words.insert(String(decoding: $0, as: UTF8.self)) }
+                #expect(words == Suggester.significantWords(name), "\(name)")
+            }
+        }
+    }
+}
