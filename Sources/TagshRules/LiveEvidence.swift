@@ -48,23 +48,9 @@ struct LiveEvidence: Sendable {
     private var touched: [UInt32] = []
 
     init(ledger: Ledger) {
-        let merchantSlots = Int(ledger.merchants.ids.upperBound) + 1
-        // Rows by merchant, by counting (two passes over the merchant column).
-        var starts = [Int32](repeating: 0, count: merchantSlots + 1)
-        ledger.merchant.withUnsafeBufferPointer { column in
-            for m in column { starts[Int(m) + 1] += 1 }
-            for m in 0..<merchantSlots { starts[m + 1] += starts[m] }
-            var next = starts
-            var rows = [Int32](repeating: 0, count: column.count)
-            rows.withUnsafeMutableBufferPointer { out in
-                for (r, m) in column.enumerated() {
-                    out[Int(next[Int(m)])] = Int32(r)
-                    next[Int(m)] += 1
-                }
-            }
-            self.rows = rows
-        }
-        self.starts = starts
+        let byMerchant = RowsByMerchant(ledger)
+        (starts, rows) = (byMerchant.starts, byMerchant.rows)
+        let merchantSlots = byMerchant.merchantSlots
         totals = Array(repeating: [Int32](repeating: 0, count: merchantSlots), count: 3)
         maxima = totals
         measure(0..<UInt32(merchantSlots), ledger: ledger)

@@ -84,7 +84,7 @@ struct ReviewLoop {
     var skipped = 0
     let started: Int
     /// Rows by merchant, built once, so drawing a transaction does not scan the ledger.
-    let byMerchant: [UInt32: [Int]]
+    let byMerchant: RowsByMerchant?
 
     init(session: Session, console: Console, queue: [Int], title: String) {
         self.session = session
@@ -92,9 +92,7 @@ struct ReviewLoop {
         self.queue = queue
         self.title = title
         started = session.clock()
-        var index: [UInt32: [Int]] = [:]
-        if let l = session.ledger { for r in 0..<l.count { index[l.merchant[r], default: []].append(r) } }
-        byMerchant = index
+        byMerchant = session.ledger.map(RowsByMerchant.init)
         let l = session.ledger
         initial = l.map { l in queue.map { ($0, l.intent[$0], l.category[$0], l.tagSet[$0], l.note[$0]) } } ?? []
     }
@@ -297,7 +295,7 @@ struct ReviewLoop {
             line(style.dim("file ") + fields.filter { !$0.value.isEmpty }.map { TextSafety.sanitize($0.name) + "=" + TextSafety.sanitize($0.value) }
                 .joined(separator: " · "))
         }
-        let same = (byMerchant[ledger.merchant[row]] ?? []).filter { $0 != row && ledger.days[$0] <= ledger.days[row] }.suffix(3)
+        let same = (byMerchant?[ledger.merchant[row]] ?? []).lazy.map { Int($0) }.filter { $0 != row && ledger.days[$0] <= ledger.days[row] }.suffix(3)
         if !same.isEmpty {
             line(style.dim("same merchant"))
             for r in same.reversed() {
