@@ -53,3 +53,45 @@ struct SummaryLimitTests {
         }
     }
 }
+
+/// A summary by one dimension in one currency is summed in arrays (`SummaryReport.singleCurrencyLines`): each group
+/// must hold what adding its transactions one by one (`Groups.Group.add`) gives, mixed scales and sums past Int64
+/// included.
+struct SummaryFastPathTests {
+    static func describe(_ g: Groups.Group) -> String {
+        "\(g.count) \(g.totals.entries.map { "\($0.currency):\($0.amount)" }) in \(g.inflow.entries.map { "\($0.currency):\($0.amount)" }) "
+            + "out \(g.outflow.entries.map { "\($0.currency):\($0.amount)" }) \(g.counts.map { "\($0.currency):\($0.count)" })"
+    }
+
+    @Test(arguments: [1, 2] as [UInt64]) func groupsAreTheRowsAddedOneByOne(seed: UInt64) throws {
+        let (dir, path) = try SummaryLimitTests.ledgerFile(seed: seed, currencies: ["EUR"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A Tags column makes the Category column tagsh's; twelve amounts whose sum passes Int64 (so a sum keeps the
+        // total it had), and amounts at scale 0 among those at 2 and 3.
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").enumerated().map { i, line in
+            line + "," + ["", "a", "a;b", "b;c;trip/x", "c"][i % 5]
+        }
+        lines[0] += "Tags"
+        lines += Array(repeating: "2024-03-03,SHOP 1,9999999999999999.99,EUR,Food,", count: 12) + ["2024-03-05,SHOP 1,-5,EUR,Food,x"]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        let rows = Array(0..<ledger.count)
+        let dimensions: [TagshShell.Dimension] = [.merchant, .category, .account, .intent, .tag, .year, .quarter, .month, .week, .day]
+        for d in dimensions {
+            let report = try SummaryReport(ledger: ledger, rows: rows, dimensions: [d], depth: nil, limit: nil, trend: false, session: session)
+            let grouping = Grouping(d, ledger: ledger, depth: nil)
+            var expected: [Int: Groups.Group] = [:], all = Groups.Group()
+            for r in rows {
+                all.add(ledger.amount(r), currency: ledger.currency[r])
+                grouping.forEachKey(r, ledger) { expected[$0, default: .init()].add(ledger.amount(r), currency: ledger.currency[r]) }
+            }
+            #expect(SummaryFastPathTests.describe(report.all.group) == SummaryFastPathTests.describe(all), "\(d)")
+            let got = Dictionary(uniqueKeysWithValues: report.lines.map { ($0.key ?? -1, SummaryFastPathTests.describe($0.group)) })
+            #expect(got == expected.mapValues(SummaryFastPathTests.describe), "\(d)")
+            #expect(report.lines.count == expected.count, "\(d)")
+            #expect(expected.count > 1 || [.account, .intent, .year].contains(d), "\(d)") // (one year in the file)
+        }
+    }
+}

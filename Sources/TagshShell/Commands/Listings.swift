@@ -299,6 +299,18 @@ struct Groups {
         /// How many of the transactions are in each currency, in the order currencies were first seen.
         var counts: [(currency: UInt32, count: Int)] = []
 
+        init() {}
+
+        /// A group of `count` transactions, all in `currency`, with these totals (nil: none in that direction).
+        init(count: Int, currency: UInt32, net: Amount?, inflow i: Amount?, outflow o: Amount?) {
+            self.count = count
+            guard count > 0 else { return }
+            counts = [(currency, count)]
+            if let net { totals.add(net, currency: currency) }
+            if let i { inflow.add(i, currency: currency) }
+            if let o { outflow.add(o, currency: currency) }
+        }
+
         mutating func add(_ amount: Amount, currency: UInt32) {
             count += 1
             countOne(currency, 1)

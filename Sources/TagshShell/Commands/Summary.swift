@@ -128,6 +128,9 @@ struct Grouping {
         }
     }
 
+    /// An upper bound of the keys by tag (a row has several), as `keyBound` is for the others.
+    var tagKeyBound: Int? { dimension == .tag ? names.count + 1 : nil }
+
     /// The one key of `row`, by a dimension `keyBound` bounds.
     @inline(__always)
     func key(_ row: Int, _ ledger: Ledger) -> Int {
@@ -213,6 +216,9 @@ struct SummaryReport {
         var kept: (isKept: [Bool], folded: Int)?
         if let limit { kept = try SummaryReport.keptKeys(rows, first, ledger, limit: limit, session: session) }
         var others = Line()
+        if kept == nil, !trend, second == nil, let fast = try SummaryReport.singleCurrencyLines(rows, first, ledger, session: session) {
+            (all, lines) = fast
+        } else {
         for (i, row) in rows.enumerated() {
             if i % 4096 == 0 { try session.checkInterrupted() }
             let amount = ledger.amount(row), currency = ledger.currency[row]
@@ -236,8 +242,9 @@ struct SummaryReport {
                 }
             }
         }
-        let main = all.group.totals.entries.first?.currency
         lines = Array(byKey.values)
+        }
+        let main = all.group.totals.entries.first?.currency
         SummaryReport.order(&lines, period: first.dimension.isPeriod) { main.map($0.group.totals.magnitude(of:)) ?? 0 }
         columns = Array(columnTotals.keys)
         if let second {
@@ -303,6 +310,121 @@ struct SummaryReport {
         var isKept = [Bool](repeating: false, count: bound)
         for i in best { isKept[keys[i]] = true }
         return (isKept, keys.count - best.count)
+    }
+
+    /// The lines of a summary by one dimension with no limit or trend, when every row is in one currency: summed
+    /// in arrays by key (a period's key worked out once per day), and a `Line` made per group at the end, where the
+    /// general loop looked each row's line up in a dictionary and summed amounts in per-currency lists. Nil when
+    /// the rows hold several currencies.
+    static func singleCurrencyLines(_ rows: [Int], _ first: Grouping, _ ledger: Ledger,
+                                    session: Session) throws(ShellError) -> (all: Line, lines: [Line])? {
+        guard let head = rows.first else { return nil }
+        let currency = ledger.currency[head]
+        guard !rows.contains(where: { ledger.currency[$0] != currency }) else { return nil }
+        // Each row's key as a slot of the arrays: table ids as they are; periods through a slot per day.
+        var slotKeys: [Int] = []
+        var slotOfKey: [Int: Int] = [:]
+        var dayBase = 0
+        var slotOfDay: [Int32] = []
+        let bound: Int
+        if let b = first.keyBound(ledger) ?? first.tagKeyBound {
+            bound = b
+        } else if first.dimension.isPeriod {
+            let days = rows.lazy.map { Int(ledger.days[$0]) }
+            guard let lo = days.min(), let hi = days.max(), hi - lo < 1 << 20 else { return nil }
+            dayBase = lo
+            slotOfDay = [Int32](repeating: -1, count: hi - lo + 1)
+            bound = 0
+        } else {
+            return nil
+        }
+        var sums = Summing(count: bound)
+        for (i, row) in rows.enumerated() {
+            if i & 4095 == 0 { try session.checkInterrupted() }
+            let units = ledger.amountUnits[row], scale = ledger.amountScale[row]
+            let slot: Int
+            if first.dimension == .tag {
+                // A transaction counts once in each of its tags (and once in all).
+                first.forEachKey(row, ledger) { sums.add($0, units, scale) }
+                sums.addAll(units, scale)
+                continue
+            } else if bound > 0 {
+                slot = first.key(row, ledger)
+            } else {
+                let d = Int(ledger.days[row]) - dayBase
+                if slotOfDay[d] < 0 {
+                    let key = Period.key(first.dimension, ledger.day(row))
+                    if let known = slotOfKey[key] { slotOfDay[d] = Int32(known) } else {
+                        slotOfKey[key] = slotKeys.count
+                        slotOfDay[d] = Int32(slotKeys.count)
+                        slotKeys.append(key)
+                        sums.grow(to: slotKeys.count)
+                    }
+                }
+                slot = Int(slotOfDay[d])
+            }
+            sums.add(slot, units, scale)
+            sums.addAll(units, scale)
+        }
+        let keyOfSlot = { (slot: Int) in bound > 0 ? slot : slotKeys[slot] }
+        let lines = sums.counts.indices.filter { sums.counts[$0] > 0 }.map { Line(key: keyOfSlot($0), group: sums.group($0, currency: currency)) }
+        return (Line(group: sums.group(nil, currency: currency)), lines)
+    }
+
+    /// A summary's sums in one currency, by slot and in all: as `Groups.Group.add` sums them, amount by amount.
+    struct Summing {
+        /// One running total, as `AmountTotals` keeps it: the first amount as it is, then each sum at the larger
+        /// scale, and a sum past Int64 keeps the total it had.
+        struct Running {
+            var units: Int64 = 0, scale: UInt8 = 0, present = false
+
+            @inline(__always)
+            mutating func add(_ u: Int64, _ s: UInt8) {
+                guard present else { (units, scale, present) = (u, s, true); return }
+                if s == scale {
+                    let (sum, overflow) = units.addingReportingOverflow(u)
+                    if !overflow { units = sum }
+                } else if let sum = Amount(units: units, scale: scale).adding(Amount(units: u, scale: s)) {
+                    (units, scale) = (sum.units, sum.scale)
+                }
+            }
+
+            var amount: Amount? { present ? Amount(units: units, scale: scale) : nil }
+        }
+
+        var counts: [Int]
+        var net: [Running], inflow: [Running], outflow: [Running]
+        var all = (count: 0, net: Running(), inflow: Running(), outflow: Running())
+
+        init(count: Int) {
+            counts = Array(repeating: 0, count: count)
+            net = Array(repeating: Running(), count: count)
+            (inflow, outflow) = (net, net)
+        }
+
+        mutating func grow(to n: Int) {
+            while counts.count < n { counts.append(0); net.append(Running()); inflow.append(Running()); outflow.append(Running()) }
+        }
+
+        @inline(__always)
+        mutating func add(_ slot: Int, _ u: Int64, _ s: UInt8) {
+            counts[slot] += 1
+            net[slot].add(u, s)
+            if u < 0 { outflow[slot].add(u, s) } else { inflow[slot].add(u, s) }
+        }
+
+        @inline(__always)
+        mutating func addAll(_ u: Int64, _ s: UInt8) {
+            all.count += 1
+            all.net.add(u, s)
+            if u < 0 { all.outflow.add(u, s) } else { all.inflow.add(u, s) }
+        }
+
+        /// A slot's sums (nil: all) as the group the general loop makes.
+        func group(_ slot: Int?, currency: UInt32) -> Groups.Group {
+            let (count, n, i, o) = slot.map { (counts[$0], net[$0], inflow[$0], outflow[$0]) } ?? all
+            return Groups.Group(count: count, currency: currency, net: n.amount, inflow: i.amount, outflow: o.amount)
+        }
     }
 
     /// Periods in date order; other groups largest first (by the size of their net total), ties by key.
