@@ -283,3 +283,18 @@ struct EvaluatorTests {
         #expect(rows.rows.map { $0 + 1 } == ids)
     }
 }
+
+/// `QueryEvaluator.lookup` builds a row set 64 rows a word without a branch: every size around a word's edge, and
+/// tables marking few, half and most ids, give what asking row by row gives.
+@Test(arguments: [0, 1, 63, 64, 65, 127, 128, 129, 1000])
+func lookupIsRowByRow(rows: Int) {
+    var state: UInt64 = UInt64(rows) &+ 7
+    func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) }
+    let column = (0..<rows).map { _ in UInt32(next() % 50) }
+    for share in [1, 2, 10] {
+        let table = (0..<50).map { _ in next() % share == 0 }
+        let got = QueryEvaluator(ledger: Ledger()).lookup(column, table)
+        let expected = RowSet(rowCount: rows) { table[Int(column[$0])] }
+        #expect(got == expected, "\(rows) rows, one in \(share)")
+    }
+}
