@@ -41,7 +41,9 @@ if commands.count == 1 {
     ]
 }
 try? FileManager.default.removeItem(atPath: scratch)
-try FileManager.default.copyItem(atPath: file, toPath: scratch)
+// The file's contents, not a link to it: a copied symbolic link is a link, and a save through it (tagsh saves to
+// the link's target) changed the benchmark's own data.
+try FileManager.default.copyItem(atPath: (file as NSString).resolvingSymlinksInPath, toPath: scratch)
 defer {
     try? FileManager.default.removeItem(atPath: scratch)
     try? FileManager.default.removeItem(atPath: scratch + ".bak")
