@@ -181,10 +181,15 @@ struct LiveEvidence: Sendable {
             amountTallies = [:]
         }
         if let known = amountTallies[amount] { return known }
-        let counted = count(rows: (amountRows?.rows[amount] ?? []).lazy.map { Int($0) }, ledger: ledger)
+        // An amount no annotated transaction of the group has (most amounts, in a bulk plan) has nothing to count.
+        guard let rows = amountRows?.rows[amount] else { return LiveEvidence.none }
+        let counted = count(rows: rows.lazy.map { Int($0) }, ledger: ledger)
         amountTallies[amount] = counted
         return counted
     }
+
+    /// The tallies of no transaction.
+    static let none = [Tally(), Tally(), Tally()]
 
     /// The annotated rows of `merchants`, by amount and currency.
     private func byAmount(_ merchants: [UInt32], ledger: Ledger) -> [AmountOnly: [Int32]] {
