@@ -10,9 +10,11 @@ extension Commands {
             `suggest ID` proposes tags, a category and an intent for one transaction, each with a confidence \
             from 0 to 1 and its evidence: what the merchant's other transactions carry, and those of \
             merchants alike for the same amount (what recurs); else what merchants named alike carry (store \
-            numbers and codes aside: STARBUCKS 1234 and STARBUCKS 0567), else merchants sharing a word of its name. The confidence is the share that agrees with one unseen \
-            disagreement added (3 of 3 is 0.75, 14 of 16 is 0.82), less for merchants only alike (×0.95) or \
-            sharing a word (×0.85). Below `set suggest-threshold` (default 0.80) nothing is suggested. \
+            numbers and codes aside: STARBUCKS 1234 and STARBUCKS 0567), else merchants sharing a word of its name. The confidence is the share that agrees, with two \
+            transactions' worth of prior evidence at the field's usual consistency in this ledger ((agreeing + 2 × \
+            consistency) / (all + 2): 3 of 3 counts for more on categories, which merchants rarely vary on, than on \
+            intents), less for merchants only alike (×0.9) or sharing a word (×0.75). Below `set suggest-threshold` \
+            (default 0.80) nothing is suggested. \
             `suggest --backtest [QUERY]` replays the annotated transactions in date order, each suggested \
             from only those before it, and prints per field how many it would act on and how many of those \
             are right at several thresholds, beside the baseline "the merchant's most frequent category among \
