@@ -371,9 +371,10 @@ struct NameGroups: Sendable {
         }
     }
 
-    init(_ merchants: StringTable) {
+    /// `parallelThreshold`: from how many names the two halves are read on two cores.
+    init(_ merchants: StringTable, parallelThreshold: Int = 50_000) {
         let all = [UInt32(0)] + Array(merchants.ids)
-        let parts = Parallel.halves(all.count, threshold: 50_000) { range in NameGroups.read(all[range], merchants) }
+        let parts = Parallel.halves(all.count, threshold: parallelThreshold) { range in NameGroups.read(all[range], merchants) }
         var alikePairs = parts[0].alikePairs, wordPairs = parts[0].wordPairs
         alikeNames = parts[0].alikeNames
         wordNames = parts[0].wordNames

@@ -116,6 +116,32 @@ struct SuggestIndexTests {
         everything(&index, l).map { $0.map { "\($0.value) \($0.confidence)" } }
     }
 
+    /// Names read in two halves on two cores and joined give the groups one reading gives: the same members for
+    /// every alike name and word, and the same partition into groups alike (`alikeOf`).
+    @Test func namesReadInHalvesGroupAsInOne() {
+        var names = StringTable()
+        var rng = SeededRandom(seed: 9)
+        let words = ["cafe", "roma", "uber", "trip", "épicerie", "e\u{301}picerie", "markt", "the", "shop", "Straße"]
+        for i in 0..<3_000 {
+            let a = words[Int(rng.next() % UInt64(words.count))], b = words[Int(rng.next() % UInt64(words.count))]
+            _ = names.intern(i % 7 == 0 ? "\(i)" : "\(a.uppercased()) \(b) \(i % 13)")
+        }
+        let one = NameGroups(names, parallelThreshold: .max), two = NameGroups(names, parallelThreshold: 100)
+        var keys = Set<String>(), wordKeys = Set<String>()
+        for id in names.ids {
+            keys.insert(SuggestIndex.alikeName(names[id]))
+            wordKeys.formUnion(Suggester.significantWords(names[id]))
+        }
+        for k in keys { #expect(Set(one.alike(k)) == Set(two.alike(k)) && !one.alike(k).isEmpty, "\(k)") }
+        for w in wordKeys { #expect(Set(one.word(w)) == Set(two.word(w)) && !one.word(w).isEmpty, "\(w)") }
+        // The same partition: two names share a group in one reading exactly when they do in the other.
+        var pairs: [UInt32: UInt32] = [:]
+        for id in names.ids {
+            if let seen = pairs[one.alikeOf[Int(id)]] { #expect(two.alikeOf[Int(seen)] == two.alikeOf[Int(id)]) } else { pairs[one.alikeOf[Int(id)]] = id }
+        }
+        #expect(Set(names.ids.map { one.alikeOf[Int($0)] }).count == Set(names.ids.map { two.alikeOf[Int($0)] }).count)
+    }
+
     /// The bytes' reading of ASCII names is the `String` one: alike names and significant words.
     @Test func asciiNamesReadAsStrings() {
         let names = ["CAFE 12", "UBER *TRIP 8XYZ", "a1b c", "--x--", "THE AND GMBH", "ab abc abcd", "x9 y z10", "Tab\there", "",
