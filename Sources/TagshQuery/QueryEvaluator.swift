@@ -121,11 +121,9 @@ public struct QueryEvaluator {
         }
     }
 
-    func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] { QueryEvaluator.matches(in: strings, pattern) }
-
     /// Which entries of an intern table match a text pattern, by id: first what the texts' bytes decide (see
     /// `ByteTest`), then the engine on the rest.
-    public static func matches(in strings: StringTable, _ pattern: TextPattern) -> [Bool] {
+    func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
         var t = [Bool](repeating: false, count: strings.count + 1)
         let undecided: [UInt32]
         if let ascii = ASCIIMatcher(pattern) {

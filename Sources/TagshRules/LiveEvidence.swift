@@ -5,18 +5,17 @@ import TagshQuery
 /// merchant, merchant alike, word and amount of the ledger.
 ///
 /// Kept tallies cost a dictionary per key: on a ledger of a million distinct merchants, building them took
-/// 10.8 s and 820 MB before the first `suggest` or `show` could answer. Here the only thing built up front is the
-/// rows of each merchant (two arrays) and, per merchant, what the fields' consistency sums; a suggestion then
-/// counts the rows of its merchant, of the merchants named alike and of those sharing a word. Which merchants
-/// are alike, or share a word, is found by a scan of the merchant names' bytes (`QueryEvaluator.matches`) and
-/// kept, since a merchant's name never changes; the counts are read from the ledger each time, so a change
-/// needs no update but the consistency's.
+/// 9-11 s and 820 MB before the first `suggest` or `show` could answer. Here the only things built up front are
+/// the rows of each merchant (two arrays) and, per merchant, what the fields' consistency sums; a suggestion then
+/// counts the rows of its merchant, of the merchants named alike, of those sharing a word and of its amount
+/// there. Which merchants are alike, or share a word, is read from the names once, when first needed
+/// (`NameGroups`), and kept, since a merchant's name never changes; the counts are read from the ledger, so a
+/// change needs no update but the consistency's and forgetting what was counted.
 struct LiveEvidence: Sendable {
     typealias Tally = SuggestIndex.Tally
 
-    /// Merchant `m`'s rows are `rows[starts[m]..<starts[m + 1]]`, in row order.
-    private var starts: [Int32] = []
-    private var rows: [Int32] = []
+    /// Each merchant's rows, in row order.
+    private let byMerchant: KeyedGroups
     /// Per field, per merchant: its transactions with a value, and how many of them share its most common value.
     private var totals: [[Int32]] = []
     private var maxima: [[Int32]] = []
@@ -31,7 +30,8 @@ struct LiveEvidence: Sendable {
     static let memoRows = 64
     /// Rows looked at by the last count.
     private var scanned = 0
-    /// The last tallies counted, whatever their size: a suggestion asks for each key once per field.
+    /// The last tallies counted, whatever their size: the next rows of a bulk plan (merchants alike together)
+    /// or of a `review` mostly ask for the same small keys.
     private var recent: [(key: MemoKey, tallies: [Tally])] = []
     private var recentNext = 0
     /// The annotated rows of one large group of merchants alike, by amount: a bulk plan asks for many amounts
@@ -48,9 +48,8 @@ struct LiveEvidence: Sendable {
     private var touched: [UInt32] = []
 
     init(ledger: Ledger) {
-        let byMerchant = RowsByMerchant(ledger)
-        (starts, rows) = (byMerchant.starts, byMerchant.rows)
-        let merchantSlots = byMerchant.merchantSlots
+        byMerchant = KeyedGroups(rowsByMerchantOf: ledger)
+        let merchantSlots = byMerchant.keyCount
         totals = Array(repeating: [Int32](repeating: 0, count: merchantSlots), count: 3)
         maxima = totals
         measure(0..<UInt32(merchantSlots), ledger: ledger)
@@ -65,20 +64,20 @@ struct LiveEvidence: Sendable {
         prepareScratch(ledger)
         var categories: [UInt32] = [], intents: [UInt8] = []
         for m in merchants {
-            let lo = Int(starts[Int(m)]), hi = Int(starts[Int(m) + 1])
+            let rows = byMerchant.range(of: m)
             var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0)
-            if hi - lo == 1 {
+            if rows.count == 1 {
                 // One transaction: each value it has is held once (a tag set holds a tag once).
-                let r = Int(rows[lo])
+                let r = Int(byMerchant.members[rows.lowerBound])
                 if ledger.category[r] != 0 { total.0 = 1; top.0 = 1 }
                 if ledger.intent[r] != 0 { total.1 = 1; top.1 = 1 }
                 if ledger.tagSet[r] != 0 { total.2 = 1; top.2 = 1 }
-            } else if hi > lo {
+            } else if !rows.isEmpty {
                 categories.removeAll(keepingCapacity: true)
                 intents.removeAll(keepingCapacity: true)
                 touched.removeAll(keepingCapacity: true)
-                for i in lo..<hi {
-                    let r = Int(rows[i])
+                for i in rows {
+                    let r = Int(byMerchant.members[i])
                     let c = ledger.category[r], n = ledger.intent[r], s = ledger.tagSet[r]
                     if c != 0 {
                         total.0 += 1
@@ -172,7 +171,7 @@ struct LiveEvidence: Sendable {
         let amount = AmountOnly(units: k.units, scale: k.scale, currency: k.currency)
         if amountRows?.alike != k.alike {
             let group = alikeGroup(alikeNames[Int(k.alike)], ledger: ledger)
-            guard group.reduce(0, { $0 + Int(starts[Int($1) + 1] - starts[Int($1)]) }) >= LiveEvidence.memoRows else {
+            guard group.reduce(0, { $0 + byMerchant.range(of: $1).count }) >= LiveEvidence.memoRows else {
                 return count(rowsOf: group, ledger: ledger) { r in
                     ledger.amountUnits[r] == k.units && ledger.amountScale[r] == k.scale && ledger.currency[r] == k.currency
                 }
@@ -195,8 +194,7 @@ struct LiveEvidence: Sendable {
     private func byAmount(_ merchants: [UInt32], ledger: Ledger) -> [AmountOnly: [Int32]] {
         var out: [AmountOnly: [Int32]] = [:]
         for m in merchants {
-            for i in Int(starts[Int(m)])..<Int(starts[Int(m) + 1]) {
-                let r = Int(rows[i])
+            for r in byMerchant[m].lazy.map({ Int($0) }) {
                 guard ledger.category[r] != 0 || ledger.intent[r] != 0 || ledger.tagSet[r] != 0 else { continue }
                 out[AmountOnly(units: ledger.amountUnits[r], scale: ledger.amountScale[r], currency: ledger.currency[r]), default: []].append(Int32(r))
             }
@@ -208,8 +206,7 @@ struct LiveEvidence: Sendable {
     func firstAnnotatedRow(of merchants: [UInt32], ledger: Ledger) -> Int? {
         var first: Int?
         for m in merchants {
-            for i in Int(starts[Int(m)])..<Int(starts[Int(m) + 1]) {
-                let r = Int(rows[i])
+            for r in byMerchant[m].lazy.map({ Int($0) }) {
                 if first.map({ r >= $0 }) ?? false { break }
                 if ledger.category[r] != 0 || ledger.intent[r] != 0 || ledger.tagSet[r] != 0 { first = r; break }
             }
@@ -219,9 +216,8 @@ struct LiveEvidence: Sendable {
 
     /// Counts the fields' values over the rows of `merchants` that pass `include`.
     private mutating func count(rowsOf merchants: [UInt32], ledger: Ledger, include: @escaping (Int) -> Bool = { _ in true }) -> [Tally] {
-        let (starts, rows) = (self.starts, self.rows)
-        return count(rows: merchants.lazy.flatMap { m in (Int(starts[Int(m)])..<Int(starts[Int(m) + 1])).lazy.map { Int(rows[$0]) } }
-                                 .filter(include), ledger: ledger)
+        let byMerchant = self.byMerchant
+        return count(rows: merchants.lazy.flatMap { byMerchant[$0].lazy.map { Int($0) } }.filter(include), ledger: ledger)
     }
 
     /// Counts the fields' values over `rows`.
@@ -262,33 +258,33 @@ struct LiveEvidence: Sendable {
 
     /// Positions of `rows` ordered by group of merchants alike, then merchant, then row.
     mutating func groupOrder(_ rows: [Int], ledger: Ledger) -> [Int] {
-        if groups == nil { groups = NameGroups(ledger.merchants) }
-        let alike = groups!.alikeOf
+        let alike = nameGroups(ledger).alikeOf
         var position = [Int32](repeating: -1, count: ledger.count)
         for (i, r) in rows.enumerated() { position[r] = Int32(i) }
         // The merchants by group (a sort of one number each), then each merchant's rows as they are kept.
         var merchants: [UInt64] = []
-        for m in 0..<(starts.count - 1) where starts[m] < starts[m + 1] { merchants.append(UInt64(alike[m]) << 32 | UInt64(m)) }
+        for m in 0..<UInt32(byMerchant.keyCount) where !byMerchant.range(of: m).isEmpty { merchants.append(UInt64(alike[Int(m)]) << 32 | UInt64(m)) }
         merchants.sort()
         var out: [Int] = []
         out.reserveCapacity(rows.count)
         for key in merchants {
-            let m = Int(key & 0xFFFF_FFFF)
-            for i in Int(starts[m])..<Int(starts[m + 1]) where position[Int(self.rows[i])] >= 0 { out.append(Int(position[Int(self.rows[i])])) }
+            for r in byMerchant[UInt32(truncatingIfNeeded: key)] where position[Int(r)] >= 0 { out.append(Int(position[Int(r)])) }
         }
         return out
     }
 
     /// The merchants whose alike name (`SuggestIndex.alikeName`) is `name`.
-    mutating func alikeGroup(_ name: String, ledger: Ledger) -> [UInt32] {
-        if groups == nil { groups = NameGroups(ledger.merchants) }
-        return groups!.alike(name)
-    }
+    mutating func alikeGroup(_ name: String, ledger: Ledger) -> [UInt32] { nameGroups(ledger).alike(name) }
 
     /// The merchants with `word` among their significant words (`Suggester.significantWords`).
-    mutating func wordGroup(_ word: String, ledger: Ledger) -> [UInt32] {
-        if groups == nil { groups = NameGroups(ledger.merchants) }
-        return groups!.word(word)
+    mutating func wordGroup(_ word: String, ledger: Ledger) -> [UInt32] { nameGroups(ledger).word(word) }
+
+    /// The merchants grouped by name, read when first needed.
+    private mutating func nameGroups(_ ledger: Ledger) -> NameGroups {
+        if let groups { return groups }
+        let read = NameGroups(ledger.merchants)
+        groups = read
+        return read
     }
 
     // MARK: - names as bytes
@@ -345,10 +341,9 @@ struct LiveEvidence: Sendable {
 /// the names for each group asked cost 10-20 ms on a million distinct names, and a `review` asks for new ones at
 /// every transaction.
 struct NameGroups: Sendable {
-    /// ASCII keys: an id from the table; members `merchants[starts[id]..<starts[id + 1]]`.
+    /// ASCII keys: an id from the table, and the merchants by id.
     private var alikeNames = StringTable(), wordNames = StringTable()
-    private var alikeStarts: [Int32] = [], alikeMerchants: [UInt32] = []
-    private var wordStarts: [Int32] = [], wordMerchants: [UInt32] = []
+    private var alikeMembers: KeyedGroups, wordMembers: KeyedGroups
     /// Keys beyond ASCII, by `String` (which compares them as Unicode does: composed or not), and the merchants
     /// whose alike name is empty (no word without digits).
     private var otherAlike: [String: [UInt32]] = [:], otherWords: [String: [UInt32]] = [:]
@@ -389,11 +384,11 @@ struct NameGroups: Sendable {
             otherWords.merge(part.otherWords, uniquingKeysWith: +)
             noWords += part.noWords
         }
-        (alikeStarts, alikeMerchants) = NameGroups.grouped(alikePairs, keys: alikeNames.count + 1)
+        alikeMembers = KeyedGroups(keys: alikeNames.count + 1, alikePairs)
         alikeOf = [UInt32](repeating: 0, count: all.count)
         for (k, m) in alikePairs { alikeOf[Int(m)] = k }
         for (k, members) in otherAlike.values.enumerated() { for m in members { alikeOf[Int(m)] = UInt32(alikeNames.count + 1 + k) } }
-        (wordStarts, wordMerchants) = NameGroups.grouped(wordPairs, keys: wordNames.count + 1)
+        wordMembers = KeyedGroups(keys: wordNames.count + 1, wordPairs)
     }
 
     /// Reads the names of `ids`: each one's alike name and significant words, as bytes when the name is ASCII.
@@ -425,30 +420,15 @@ struct NameGroups: Sendable {
         return part
     }
 
-    /// Pairs (key, merchant) as members by key, in the pairs' order.
-    private static func grouped(_ pairs: [(UInt32, UInt32)], keys: Int) -> ([Int32], [UInt32]) {
-        var starts = [Int32](repeating: 0, count: keys + 1)
-        for (k, _) in pairs { starts[Int(k) + 1] += 1 }
-        for k in 0..<keys { starts[k + 1] += starts[k] }
-        var next = starts
-        var members = [UInt32](repeating: 0, count: pairs.count)
-        for (k, m) in pairs {
-            members[Int(next[Int(k)])] = m
-            next[Int(k)] += 1
-        }
-        return (starts, members)
-    }
-
     func alike(_ name: String) -> [UInt32] {
         if name.isEmpty { return noWords }
-        return members(name, alikeNames, alikeStarts, alikeMerchants, otherAlike)
+        return members(name, alikeNames, alikeMembers, otherAlike)
     }
 
-    func word(_ word: String) -> [UInt32] { members(word, wordNames, wordStarts, wordMerchants, otherWords) }
+    func word(_ word: String) -> [UInt32] { members(word, wordNames, wordMembers, otherWords) }
 
-    private func members(_ key: String, _ table: StringTable, _ starts: [Int32], _ merchants: [UInt32], _ other: [String: [UInt32]]) -> [UInt32] {
+    private func members(_ key: String, _ table: StringTable, _ groups: KeyedGroups, _ other: [String: [UInt32]]) -> [UInt32] {
         guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return other[key] ?? [] }
-        guard let id = table.id(of: key) else { return [] }
-        return Array(merchants[Int(starts[Int(id)])..<Int(starts[Int(id) + 1])])
+        return table.id(of: key).map { Array(groups[$0]) } ?? []
     }
 }

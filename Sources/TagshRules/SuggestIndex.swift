@@ -181,7 +181,7 @@ public struct SuggestIndex: Sendable {
 
     /// Keeps the index current after `changes` were made to `ledger`, or undone (`reverted`).
     public mutating func update(_ changes: ChangeSet, reverted: Bool = false, ledger: Ledger) {
-        if live != nil { live!.update(changes, ledger: ledger); return }
+        if live != nil { live?.update(changes, ledger: ledger); return }
         let order = reverted ? Array((0..<changes.count).reversed()) : Array(0..<changes.count)
         for k in order {
             let (b, a) = reverted ? (changes.after[k], changes.before[k]) : (changes.before[k], changes.after[k])

@@ -84,7 +84,7 @@ struct ReviewLoop {
     var skipped = 0
     let started: Int
     /// Rows by merchant, built once, so drawing a transaction does not scan the ledger.
-    let byMerchant: RowsByMerchant?
+    let byMerchant: KeyedGroups?
 
     init(session: Session, console: Console, queue: [Int], title: String) {
         self.session = session
@@ -92,7 +92,7 @@ struct ReviewLoop {
         self.queue = queue
         self.title = title
         started = session.clock()
-        byMerchant = session.ledger.map(RowsByMerchant.init)
+        byMerchant = session.ledger.map(KeyedGroups.init(rowsByMerchantOf:))
         let l = session.ledger
         initial = l.map { l in queue.map { ($0, l.intent[$0], l.category[$0], l.tagSet[$0], l.note[$0]) } } ?? []
     }
