@@ -45,7 +45,8 @@ struct LiveEvidence: Sendable {
     private var categoryCounts: [Int32] = []
     private var intentCounts = [Int32](repeating: 0, count: 256)
     private var tagCounts: [Int32] = []
-    private var touched: [UInt32] = []
+    /// The ids with a count in the scratch, each once.
+    private var countedCategories: [UInt32] = [], countedIntents: [UInt32] = [], countedTags: [UInt32] = []
 
     init(ledger: Ledger) {
         byMerchant = KeyedGroups(rowsByMerchantOf: ledger)
@@ -62,7 +63,6 @@ struct LiveEvidence: Sendable {
     /// merchant when the index is built: a million of them on some ledgers.)
     private mutating func measure(_ merchants: some Sequence<UInt32>, ledger: Ledger) {
         prepareScratch(ledger)
-        var categories: [UInt32] = [], intents: [UInt8] = []
         for m in merchants {
             let rows = byMerchant.range(of: m)
             var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0)
@@ -73,36 +73,11 @@ struct LiveEvidence: Sendable {
                 if ledger.intent[r] != 0 { total.1 = 1; top.1 = 1 }
                 if ledger.tagSet[r] != 0 { total.2 = 1; top.2 = 1 }
             } else if !rows.isEmpty {
-                categories.removeAll(keepingCapacity: true)
-                intents.removeAll(keepingCapacity: true)
-                touched.removeAll(keepingCapacity: true)
-                for i in rows {
-                    let r = Int(byMerchant.members[i])
-                    let c = ledger.category[r], n = ledger.intent[r], s = ledger.tagSet[r]
-                    if c != 0 {
-                        total.0 += 1
-                        if categoryCounts[Int(c)] == 0 { categories.append(c) }
-                        categoryCounts[Int(c)] += 1
-                        top.0 = max(top.0, categoryCounts[Int(c)])
-                    }
-                    if n != 0 {
-                        total.1 += 1
-                        if intentCounts[Int(n)] == 0 { intents.append(n) }
-                        intentCounts[Int(n)] += 1
-                        top.1 = max(top.1, intentCounts[Int(n)])
-                    }
-                    if s != 0 {
-                        total.2 += 1
-                        for t in ledger.tagSets[s] {
-                            if tagCounts[Int(t)] == 0 { touched.append(t) }
-                            tagCounts[Int(t)] += 1
-                            top.2 = max(top.2, tagCounts[Int(t)])
-                        }
-                    }
-                }
-                for c in categories { categoryCounts[Int(c)] = 0 }
-                for n in intents { intentCounts[Int(n)] = 0 }
-                for t in touched { tagCounts[Int(t)] = 0 }
+                total = accumulate(byMerchant[m].lazy.map { Int($0) }, ledger: ledger)
+                for c in countedCategories { top.0 = max(top.0, categoryCounts[Int(c)]) }
+                for n in countedIntents { top.1 = max(top.1, intentCounts[Int(n)]) }
+                for t in countedTags { top.2 = max(top.2, tagCounts[Int(t)]) }
+                clearScratch()
             }
             let i = Int(m)
             agreeTotal[0] += Int(total.0 - totals[0][i]); agree[0] += Int(top.0 - maxima[0][i])
@@ -223,35 +198,52 @@ struct LiveEvidence: Sendable {
     /// Counts the fields' values over `rows`.
     private mutating func count(rows: some Sequence<Int>, ledger: Ledger) -> [Tally] {
         prepareScratch(ledger)
-        var out = [Tally(), Tally(), Tally()]
-        var categories: [UInt32] = [], intents: [UInt32] = []
-        touched.removeAll(keepingCapacity: true)
+        let total = accumulate(rows, ledger: ledger)
+        var out = [Tally(total: Int(total.0)), Tally(total: Int(total.1)), Tally(total: Int(total.2))]
+        for c in countedCategories { out[0].values[c] = Int(categoryCounts[Int(c)]) }
+        for n in countedIntents { out[1].values[n] = Int(intentCounts[Int(n)]) }
+        for t in countedTags { out[2].values[t] = Int(tagCounts[Int(t)]) }
+        clearScratch()
+        return out
+    }
+
+    /// Adds the fields' values of `rows` to the scratch counts, listing each id the first time it is counted
+    /// (`countedCategories`, ...), and returns how many of the rows have a value in each field.
+    private mutating func accumulate(_ rows: some Sequence<Int>, ledger: Ledger) -> (Int32, Int32, Int32) {
+        var total: (Int32, Int32, Int32) = (0, 0, 0)
         scanned = 0
         for r in rows {
             scanned += 1
             let c = ledger.category[r], n = ledger.intent[r], s = ledger.tagSet[r]
             if c != 0 {
-                out[0].total += 1
-                if categoryCounts[Int(c)] == 0 { categories.append(c) }
+                total.0 += 1
+                if categoryCounts[Int(c)] == 0 { countedCategories.append(c) }
                 categoryCounts[Int(c)] += 1
             }
             if n != 0 {
-                out[1].total += 1
-                if intentCounts[Int(n)] == 0 { intents.append(UInt32(n)) }
+                total.1 += 1
+                if intentCounts[Int(n)] == 0 { countedIntents.append(UInt32(n)) }
                 intentCounts[Int(n)] += 1
             }
             if s != 0 {
-                out[2].total += 1
+                total.2 += 1
                 for t in ledger.tagSets[s] {
-                    if tagCounts[Int(t)] == 0 { touched.append(t) }
+                    if tagCounts[Int(t)] == 0 { countedTags.append(t) }
                     tagCounts[Int(t)] += 1
                 }
             }
         }
-        for c in categories { out[0].values[c] = Int(categoryCounts[Int(c)]); categoryCounts[Int(c)] = 0 }
-        for n in intents { out[1].values[n] = Int(intentCounts[Int(n)]); intentCounts[Int(n)] = 0 }
-        for t in touched { out[2].values[t] = Int(tagCounts[Int(t)]); tagCounts[Int(t)] = 0 }
-        return out
+        return total
+    }
+
+    /// Sets the scratch counts back to zero.
+    private mutating func clearScratch() {
+        for c in countedCategories { categoryCounts[Int(c)] = 0 }
+        for n in countedIntents { intentCounts[Int(n)] = 0 }
+        for t in countedTags { tagCounts[Int(t)] = 0 }
+        countedCategories.removeAll(keepingCapacity: true)
+        countedIntents.removeAll(keepingCapacity: true)
+        countedTags.removeAll(keepingCapacity: true)
     }
 
     // MARK: - groups
