@@ -219,30 +219,30 @@ struct SummaryReport {
         if kept == nil, !trend, second == nil, let fast = try SummaryReport.singleCurrencyLines(rows, first, ledger, session: session) {
             (all, lines) = fast
         } else {
-        for (i, row) in rows.enumerated() {
-            if i % 4096 == 0 { try session.checkInterrupted() }
-            let amount = ledger.amount(row), currency = ledger.currency[row]
-            all.group.add(amount, currency: currency)
-            let month = trend ? Period.key(.month, ledger.day(row)) : 0
-            if trend { all.byMonth[month, default: .init()].add(amount, currency: currency) }
-            if let second {
-                second.forEachKey(row, ledger) { k2 in columnTotals[k2, default: .init()].add(amount, currency: currency) }
-            }
-            if let kept, !kept.isKept[first.key(row, ledger)] {
-                others.group.add(amount, currency: currency)
-                if trend { others.byMonth[month, default: .init()].add(amount, currency: currency) }
-                second?.forEachKey(row, ledger) { k2 in others.byColumn[k2, default: .init()].add(amount, currency: currency) }
-                continue
-            }
-            first.forEachKey(row, ledger) { k in
-                byKey[k, default: Line(key: k)].group.add(amount, currency: currency)
-                if trend { byKey[k, default: Line(key: k)].byMonth[month, default: .init()].add(amount, currency: currency) }
+            for (i, row) in rows.enumerated() {
+                if i % 4096 == 0 { try session.checkInterrupted() }
+                let amount = ledger.amount(row), currency = ledger.currency[row]
+                all.group.add(amount, currency: currency)
+                let month = trend ? Period.key(.month, ledger.day(row)) : 0
+                if trend { all.byMonth[month, default: .init()].add(amount, currency: currency) }
                 if let second {
-                    second.forEachKey(row, ledger) { k2 in byKey[k, default: Line(key: k)].byColumn[k2, default: .init()].add(amount, currency: currency) }
+                    second.forEachKey(row, ledger) { k2 in columnTotals[k2, default: .init()].add(amount, currency: currency) }
+                }
+                if let kept, !kept.isKept[first.key(row, ledger)] {
+                    others.group.add(amount, currency: currency)
+                    if trend { others.byMonth[month, default: .init()].add(amount, currency: currency) }
+                    second?.forEachKey(row, ledger) { k2 in others.byColumn[k2, default: .init()].add(amount, currency: currency) }
+                    continue
+                }
+                first.forEachKey(row, ledger) { k in
+                    byKey[k, default: Line(key: k)].group.add(amount, currency: currency)
+                    if trend { byKey[k, default: Line(key: k)].byMonth[month, default: .init()].add(amount, currency: currency) }
+                    if let second {
+                        second.forEachKey(row, ledger) { k2 in byKey[k, default: Line(key: k)].byColumn[k2, default: .init()].add(amount, currency: currency) }
+                    }
                 }
             }
-        }
-        lines = Array(byKey.values)
+            lines = Array(byKey.values)
         }
         let main = all.group.totals.entries.first?.currency
         SummaryReport.order(&lines, period: first.dimension.isPeriod) { main.map($0.group.totals.magnitude(of:)) ?? 0 }
@@ -291,19 +291,16 @@ struct SummaryReport {
                          session: Session) throws(ShellError) -> (isKept: [Bool], folded: Int)? {
         guard let bound = first.keyBound(ledger), let head = rows.first else { return nil }
         let main = ledger.currency[head]
-        var present = [Bool](repeating: false, count: bound)
-        var net = [Amount](repeating: .zero, count: bound)
+        // Summed as `AmountTotals.add` sums (a sum past Int64 keeps the total it had).
+        var net = [Summing.Running](repeating: .init(), count: bound)
         for (i, row) in rows.enumerated() {
             if i % 4096 == 0 { try session.checkInterrupted() }
             guard ledger.currency[row] == main else { return nil }
-            let k = first.key(row, ledger)
-            // As `AmountTotals.add` sums (a sum past Int64 keeps the total it had).
-            net[k] = present[k] ? net[k].adding(ledger.amount(row)) ?? net[k] : ledger.amount(row)
-            present[k] = true
+            net[first.key(row, ledger)].add(ledger.amountUnits[row], ledger.amountScale[row])
         }
-        let keys = present.indices.filter { present[$0] }
+        let keys = net.indices.filter { net[$0].present }
         let size = keys.map { key -> Int128 in
-            let v = net[key].units(atScale: Amount.maxScale)
+            let v = net[key].amount?.units(atScale: Amount.maxScale) ?? 0
             return v < 0 ? -v : v
         }
         let best = firstInOrder(limit, of: keys.indices) { (size[$0], keys[$1]) > (size[$1], keys[$0]) }
