@@ -9,7 +9,9 @@ public struct RowSet: Sendable, Equatable {
         if filled { clearTail() }
     }
 
-    /// Builds the set by asking `predicate` for each row.
+    /// Builds the set by asking `predicate` for each row, 64 rows a word, each answer or-ed in without a branch
+    /// (a branch per row mispredicts whenever matches are neither rare nor common: a query's table look-up over
+    /// a million rows took 5-8 ms).
     @inlinable
     public init(rowCount: Int, where predicate: (Int) -> Bool) {
         self.init(rowCount: rowCount)
@@ -18,10 +20,10 @@ public struct RowSet: Sendable, Equatable {
             for wi in 0..<w.count {
                 var word: UInt64 = 0
                 let end = min(row + 64, rowCount)
-                var bit: UInt64 = 1
+                var bit: UInt64 = 0
                 while row < end {
-                    if predicate(row) { word |= bit }
-                    bit <<= 1
+                    word |= UInt64(predicate(row) ? 1 : 0) &<< bit
+                    bit &+= 1
                     row += 1
                 }
                 w[wi] = word
