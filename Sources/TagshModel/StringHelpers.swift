@@ -18,7 +18,10 @@ extension String {
 
     /// Every occurrence of `target` replaced (Foundation-free).
     public func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        // A one-byte target that is not there (the usual case) costs a byte scan, not a substring search:
+        // completion quotes every description it offers, and tens of thousands can match.
+        if target.utf8.count == 1, let byte = target.utf8.first, !utf8.contains(byte) { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
 

@@ -157,6 +157,7 @@ extension Session {
         if !step.changes.isEmpty {
             ledger?.apply(step.changes)
             if suggestIndex != nil, let l = ledger { suggestIndex?.update(step.changes, ledger: l) }
+            if annotationUse != nil, let l = ledger { annotationUse?.update(step.changes, ledger: l) }
         }
         for edit in step.rules {
             switch (edit.before, edit.after) {
@@ -183,6 +184,7 @@ extension Session {
         if !step.changes.isEmpty {
             ledger?.revert(step.changes)
             if suggestIndex != nil, let l = ledger { suggestIndex?.update(step.changes, reverted: true, ledger: l) }
+            if annotationUse != nil, let l = ledger { annotationUse?.update(step.changes, reverted: true, ledger: l) }
         }
         if let imported = step.imported, imported.file < files.count {
             ledger?.removeLast(imported.rows.count)
@@ -199,7 +201,8 @@ extension Session {
         suggestIndex = nil
         fileColumn = nil
         columnCache = [:]
-        merchantOrder = nil
+        merchantNames = nil
+        annotationUse = nil
         lastPreview = nil
     }
 

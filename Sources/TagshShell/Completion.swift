@@ -8,7 +8,8 @@ public struct CompletionData: Sendable {
     public var tags: [String] = []
     public var categories: [String] = []
     public var customCategories: [String] = []
-    public var merchants: [String] = []
+    /// The descriptions, most used first, as names matched in place (see `MerchantNames`).
+    public var merchantNames = MerchantNames()
     public var ruleNames: [String] = []
     /// The tags the transactions of a TARGET word carry, most used first (nil: not a target).
     public var tagsOfTarget: @Sendable (String) -> [String]? = { _ in nil }
@@ -18,9 +19,78 @@ public struct CompletionData: Sendable {
         self.tags = tags
         self.categories = categories
         self.customCategories = customCategories
-        self.merchants = merchants
+        self.merchantNames = MerchantNames(merchants)
         self.ruleNames = ruleNames
         self.tagsOfTarget = tagsOfTarget
+    }
+
+    /// Every description, most used first.
+    public var merchants: [String] { merchantNames.matching("") }
+}
+
+/// The descriptions transactions have, ranked by how many use each (ties in the order they were first read),
+/// kept as ids into the ledger's table: with a million distinct descriptions, making a `String` of each for
+/// the list took 0.1 s and 110 MB the first time the prompt worked out what Tab offers. A completion reads the
+/// names' bytes in place and makes strings only of those that match.
+public struct MerchantNames: Sendable {
+    private var names = StringTable()
+    /// Ids, most used first.
+    private var ranked: [UInt32] = []
+    /// By id: its place in `ranked` (`UInt32.max`: no transaction has it, as after an undone import).
+    private var place: [UInt32] = []
+
+    /// Ranks the descriptions of `ledger` by a counting sort on their use, which keeps ties in id order.
+    init(_ ledger: Ledger) {
+        names = ledger.merchants
+        var use = [Int](repeating: 0, count: names.count + 1)
+        for m in ledger.merchant { use[Int(m)] += 1 }
+        var most = 0
+        for n in use where n > most { most = n }
+        // starts[n]: where the ids used n times begin in `ranked` (most used first).
+        var starts = [Int](repeating: 0, count: most + 2)
+        for n in use.dropFirst() where n > 0 { starts[most - n + 1] += 1 }
+        for i in 1..<starts.count { starts[i] += starts[i - 1] }
+        ranked = [UInt32](repeating: 0, count: starts[starts.count - 1])
+        place = [UInt32](repeating: .max, count: use.count)
+        for id in names.ids where use[Int(id)] > 0 {
+            let slot = most - use[Int(id)]
+            ranked[starts[slot]] = id
+            place[Int(id)] = UInt32(starts[slot])
+            starts[slot] += 1
+        }
+    }
+
+    /// A fixed list, in the order given (for tests and callers without a ledger).
+    init(_ list: [String] = []) {
+        for text in list {
+            let id = names.intern(text)
+            if Int(id) >= place.count {
+                place += [UInt32](repeating: .max, count: Int(id) + 1 - place.count)
+                place[Int(id)] = UInt32(ranked.count)
+                ranked.append(id)
+            }
+        }
+    }
+
+    /// The descriptions that start with `typed` ignoring case, most used first.
+    func matching(_ typed: String) -> [String] {
+        if typed.isEmpty { return ranked.map { names[$0] } }
+        let t = typed.lowercased()
+        let prefix = Array(t.utf8)
+        var found: [UInt32] = []
+        // In id order, which reads the names' bytes front to back; ranked afterwards.
+        names.withAllUTF8 { bytes, starts in
+            for id in names.ids where Int(id) < place.count && place[Int(id)] != .max {
+                let name = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+                switch Completer.asciiPrefixMatch(name, prefix) {
+                case true?: found.append(id)
+                case false?: break
+                case nil: if String(decoding: name, as: UTF8.self).lowercased().hasPrefix(t) { found.append(id) }
+                }
+            }
+        }
+        found.sort { place[Int($0)] < place[Int($1)] }
+        return found.map { names[$0] }
     }
 }
 
@@ -228,7 +298,7 @@ public struct Completer {
         case "tag": found = matching(value, d.tags) + matching(value, ["none", "any"])
         case "cat": found = matching(value, d.categories) + matching(value, ["none"])
         case "intent": found = matching(value, Intent.allCases.map(\.description) + ["none"])
-        case "desc", "merchant": found = matching(value, d.merchants)
+        case "desc", "merchant": found = d.merchantNames.matching(value)
         default: return []
         }
         return found.map { lead + key + ":" + quoted($0) }
@@ -362,31 +432,21 @@ extension Session {
     public func completionData() -> CompletionData? {
         guard let ledger else { return nil }
         if let cache = completionCache, cache.generation == generation { return cache.data }
-        var perSet = [Int](repeating: 0, count: ledger.tagSets.count)
-        for s in ledger.tagSet { perSet[Int(s)] += 1 }
-        var tagUse = [Int](repeating: 0, count: ledger.tags.count + 1)
-        for (s, n) in perSet.enumerated() where n > 0 { for t in ledger.tagSets[UInt32(s)] { tagUse[Int(t)] += n } }
-        let tagOrder = ledger.tags.ids.filter { tagUse[Int($0)] > 0 }.sorted { tagUse[Int($0)] > tagUse[Int($1)] }
+        let use = annotationUse ?? AnnotationUse(ledger)
+        annotationUse = use
+        let tagOrder = ledger.tags.ids.filter { use.transactions(tag: $0) > 0 }
+            .sorted { use.transactions(tag: $0) > use.transactions(tag: $1) }
         let tagNames = tagOrder.map { ledger.tags[$0] }
-        var catUse = [Int](repeating: 0, count: Int(ledger.categories.ids.upperBound))
-        for c in ledger.category { catUse[Int(c)] += 1 }
-        let cats = ledger.categories.liveIDs.sorted { catUse[Int($0)] > catUse[Int($1)] }
-        let merchants = merchantOrder ?? {
-            var merchantUse = [Int](repeating: 0, count: ledger.merchants.count + 1)
-            for m in ledger.merchant { merchantUse[Int(m)] += 1 }
-            // Only descriptions some transaction has (an undone import leaves its texts in the table).
-            return ledger.merchants.ids.filter { merchantUse[Int($0)] > 0 }.sorted { merchantUse[Int($0)] > merchantUse[Int($1)] }
-                .map { ledger.merchants[$0] }
-        }()
-        merchantOrder = merchants
+        let cats = ledger.categories.liveIDs.sorted { use.transactions(category: $0) > use.transactions(category: $1) }
+        let merchants = merchantNames ?? MerchantNames(ledger)
+        merchantNames = merchants
         let rank = Dictionary(uniqueKeysWithValues: tagOrder.enumerated().map { ($1, $0) })
         let sets = ledger.tagSets, tagSetColumn = ledger.tagSet, tags = ledger.tags, selection = self.selection
         let count = ledger.count
-        let data = CompletionData(
+        var data = CompletionData(
             tags: tagNames,
             categories: cats.map { ledger.categories[$0].name },
             customCategories: cats.filter { !ledger.categories[$0].isDefault }.map { ledger.categories[$0].name },
-            merchants: merchants,
             ruleNames: rules.map(\.name),
             tagsOfTarget: { target in
                 guard case .success(let rows) = TargetSyntax.rows(target, count: count, selection: selection) else { return nil }
@@ -395,6 +455,7 @@ extension Session {
                 for row in rows where seenSets.insert(tagSetColumn[row]).inserted { present.formUnion(sets[tagSetColumn[row]]) }
                 return present.sorted { (rank[$0] ?? .max) < (rank[$1] ?? .max) }.map { tags[$0] }
             })
+        data.merchantNames = merchants
         completionCache = (generation, data)
         return data
     }

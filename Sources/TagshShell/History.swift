@@ -291,7 +291,8 @@ extension Session {
             let earlier = try HistoryFile.read(text, fingerprint: v1 ? historyFingerprint(HistoryFile.fingerprintV1) : historyFingerprint(),
                                                ledger: &working)
             ledger = working
-            merchantOrder = nil
+            merchantNames = nil
+            annotationUse = nil
             steps = earlier
             position = earlier.count
             savedPosition = earlier.count

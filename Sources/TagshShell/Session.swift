@@ -250,7 +250,10 @@ public final class Session {
     /// The descriptions most used first, for completion: kept across changes that leave the rows as they are
     /// (an annotation does not change how often a description is used), and dropped when rows come or go.
     /// With a million distinct descriptions, making it again after every `tag` held the prompt 0.1–0.2 s.
-    var merchantOrder: [String]?
+    var merchantNames: MerchantNames?
+    /// How many transactions carry each tag and category, for completion: updated by each step done or undone
+    /// (`forward`, `backward`), and dropped when rows come or go or another ledger is opened.
+    var annotationUse: AnnotationUse?
     /// Original CSV columns read for `col:` queries, by name; cleared when the file is opened or saved.
     var columnCache: [String: (values: StringTable, ids: [UInt32])] = [:]
 
@@ -775,7 +778,8 @@ public final class Session {
         stores = []
         owners = [:]
         columnCache = [:]
-        merchantOrder = nil
+        merchantNames = nil
+        annotationUse = nil
         fileColumn = nil
         mappingToRemember = nil
         self.files = files

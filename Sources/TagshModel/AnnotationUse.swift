@@ -1,0 +1,52 @@
+/// How many transactions carry each tag and each category, kept up to date from the changes made to the
+/// ledger rather than counted again after each one.
+///
+/// Completion offers tags and categories most used first, and the prompt works out what it offers after every
+/// command. Counting a million rows' tag sets again took 16-18 ms after each `tag` on a file of a million
+/// distinct tag sets, and 76 ms once a rule had added half a million sets; an update costs what the change
+/// cost to record.
+public struct AnnotationUse: Sendable {
+    /// Transactions per tag id (index 0 unused); ids named since the last update are past its end.
+    private var tags: [Int]
+    /// Transactions per category id (index 0: none), likewise.
+    private var categories: [Int]
+
+    /// Counts every transaction of `ledger`.
+    public init(_ ledger: Ledger) {
+        var perSet = [Int](repeating: 0, count: ledger.tagSets.count)
+        for s in ledger.tagSet { perSet[Int(s)] += 1 }
+        tags = [Int](repeating: 0, count: ledger.tags.count + 1)
+        for (s, n) in perSet.enumerated() where n > 0 {
+            for t in ledger.tagSets[UInt32(s)] { tags[Int(t)] += n }
+        }
+        categories = [Int](repeating: 0, count: Int(ledger.categories.ids.upperBound))
+        for c in ledger.category { categories[Int(c)] += 1 }
+    }
+
+    /// Counts `changes` once `ledger` holds them (applied, or with `reverted` undone): each changed tag set's
+    /// tags and each changed category move from the value the row left to the value it took.
+    public mutating func update(_ changes: ChangeSet, reverted: Bool = false, ledger: Ledger) {
+        if tags.count <= ledger.tags.count { tags += [Int](repeating: 0, count: ledger.tags.count + 1 - tags.count) }
+        let categoryCount = Int(ledger.categories.ids.upperBound)
+        if categories.count < categoryCount { categories += [Int](repeating: 0, count: categoryCount - categories.count) }
+        for i in 0..<changes.count {
+            let (left, took) = reverted ? (changes.after[i], changes.before[i]) : (changes.before[i], changes.after[i])
+            switch changes.fields[i] {
+            case .tags:
+                for t in ledger.tagSets[left] { tags[Int(t)] -= 1 }
+                for t in ledger.tagSets[took] { tags[Int(t)] += 1 }
+            case .category:
+                categories[Int(left)] -= 1
+                categories[Int(took)] += 1
+            case .intent, .note:
+                break
+            }
+        }
+    }
+
+    /// How many transactions carry tag `id`.
+    public func transactions(tag id: UInt32) -> Int { Int(id) < tags.count ? tags[Int(id)] : 0 }
+
+    /// How many transactions have category `id` (0: none).
+    public func transactions(category id: UInt32) -> Int { Int(id) < categories.count ? categories[Int(id)] : 0 }
+}
