@@ -123,7 +123,7 @@ public struct QueryEvaluator {
 
     /// Which entries of an intern table match a text pattern, by id: first what the texts' bytes decide (see
     /// `ByteTest`), then the engine on the rest.
-    func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
+    public func table(_ strings: StringTable, _ pattern: TextPattern) -> [Bool] {
         var t = [Bool](repeating: false, count: strings.count + 1)
         let undecided: [UInt32]
         if let ascii = ASCIIMatcher(pattern) {

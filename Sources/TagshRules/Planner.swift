@@ -60,13 +60,16 @@ public enum Planner {
     /// (tables only: no transaction changes). `interrupted` is asked every
     /// 4096 matching transactions; when it says yes, planning stops with
     /// `PlanError.interrupted`.
+    /// `matches`, when given, are the rows each rule's query matches, worked out by the caller (who may know
+    /// them faster: `Suggester.proposeRules` plans thousands of one-merchant rules).
     public static func plan(_ rules: [Rule], ledger: inout Ledger, selection: [Int], maxTags: Int,
                             interrupted: () -> Bool = { false },
-                            columnValues: @escaping (String) -> (values: StringTable, ids: [UInt32])? = { _ in nil }) throws(PlanError) -> Plan {
+                            columnValues: @escaping (String) -> (values: StringTable, ids: [UInt32])? = { _ in nil },
+                            matches known: [RowSet]? = nil) throws(PlanError) -> Plan {
         var plan = Plan(rules: rules)
         var evaluator = QueryEvaluator(ledger: ledger, selection: selection)
         evaluator.columnValues = columnValues
-        let matches = rules.map { evaluator.rows(matching: $0.query) }
+        let matches = known ?? rules.map { evaluator.rows(matching: $0.query) }
         var union = RowSet(rowCount: ledger.count)
         for m in matches { union.formUnion(m) }
 

@@ -48,6 +48,12 @@ public enum Suggester {
         var byMerchant: [UInt32: [Int]] = [:]
         for r in rows { byMerchant[ledger.merchant[r], default: []].append(r) }
         var names = Set(existing.map(\.name))
+        // A proposal's rule matches the rows of the merchants its `desc:` names, within the scope: those rows are
+        // found from each merchant's rows, and the scope is read once, not a pass over the ledger per proposal
+        // (3,000 proposals on a million rows took two seconds).
+        let evaluator = QueryEvaluator(ledger: ledger)
+        let rowsByMerchant = KeyedGroups(rowsByMerchantOf: ledger)
+        var scopeRows: (scope: [Query], rows: RowSet)?
         var out: [ProposedRule] = []
         for (merchant, group) in byMerchant where group.count >= 3 {
             if interrupted() { throw .interrupted }
@@ -92,9 +98,28 @@ public enum Suggester {
             guard let words = try? Lexer.words(in: queryText), let query = try? QueryParser.parse(words) else { continue }
             if existing.contains(where: { $0.queryText == queryText && $0.actions == actions }) { continue }
             let rule = Rule(name: name, queryText: queryText, query: query, actions: actions)
+            // The query is the merchant's term alone, or it and the scope's terms (any other shape, such as a
+            // scope with `or`, is evaluated as it is).
+            var matches: [RowSet]?
+            let parts: [Query]
+            switch query {
+            case .and(let p): parts = p
+            default: parts = [query]
+            }
+            if case .term(.merchant(let pattern)) = parts[0] {
+                let merchants = evaluator.table(ledger.merchants, pattern)
+                var found = RowSet(rowCount: ledger.count)
+                for id in merchants.indices where merchants[id] { for r in rowsByMerchant[UInt32(id)] { found.insert(Int(r)) } }
+                let scopeParts = Array(parts.dropFirst())
+                if !scopeParts.isEmpty {
+                    if scopeRows?.scope != scopeParts { scopeRows = (scopeParts, evaluator.rows(matching: .and(scopeParts))) }
+                    if let rows = scopeRows?.rows { found.formIntersection(rows) }
+                }
+                matches = [found]
+            }
             let plan: Plan
             do throws(PlanError) {
-                plan = try Planner.plan([rule], ledger: &ledger, selection: [], maxTags: maxTags, interrupted: interrupted)
+                plan = try Planner.plan([rule], ledger: &ledger, selection: [], maxTags: maxTags, interrupted: interrupted, matches: matches)
             } catch .interrupted {
                 throw .interrupted
             } catch {

@@ -1,5 +1,6 @@
 import Testing
 import TagshModel
+import TagshQuery
 @testable import TagshRules
 
 /// The index of a whole ledger counts its evidence when asked (`LiveEvidence`); the backtest's index counts row
@@ -68,6 +69,68 @@ struct SuggestIndexTests {
         #expect(a.changedRows == b.changedRows && a.overflow == b.overflow && !a.overflow.isEmpty)
         for f in ChangeSet.Field.allCases {
             #expect((a.deltas[f] ?? []).map { "\($0.0) \($0.1)" } == (b.deltas[f] ?? []).map { "\($0.0) \($0.1)" })
+        }
+    }
+
+    /// Rows alike in merchant, amount and their own values share one working-out in a bulk plan: the plan is the
+    /// one that works out every row itself (this ledger's rows repeat those often, with different own values).
+    @Test(arguments: [9, 10, 11]) func sharedWorkingOutIsEveryRowsOwn(seed: UInt64) {
+        var l1 = SuggestIndexTests.ledger(count: 600, seed: seed), l2 = l1
+        var shared = SuggestIndex(ledger: l1), own = SuggestIndex(ledger: l2)
+        let rows = Array(0..<l1.count)
+        for (threshold, maxTags) in [(0.3, 3), (0.0, 2), (0.6, 10)] {
+            let fields = Set(SuggestIndex.Field.allCases)
+            let a = shared.plan(ledger: &l1, rows: rows, minConfidence: threshold, fields: fields, maxTags: maxTags, sharing: true)
+            let b = own.plan(ledger: &l2, rows: rows, minConfidence: threshold, fields: fields, maxTags: maxTags, sharing: false)
+            #expect(a.changes.rows == b.changes.rows && a.changes.fields == b.changes.fields, "\(threshold)")
+            #expect(a.changes.before == b.changes.before && a.changes.after == b.changes.after, "\(threshold)")
+            #expect(a.changedRows == b.changedRows && a.overflow == b.overflow, "\(threshold)")
+            for f in ChangeSet.Field.allCases {
+                #expect((a.deltas[f] ?? []).map { "\($0.0) \($0.1)" } == (b.deltas[f] ?? []).map { "\($0.0) \($0.1)" }, "\(f)")
+            }
+            #expect(a.changes.count > 100)
+        }
+        #expect(l1.tagSets.count == l2.tagSets.count)
+    }
+
+    /// What a plan shares its working-out by decides a row's suggestions: rows with the same key get the same
+    /// suggestions, with the same confidence and evidence (amounts in two currencies make the currency count).
+    @Test(arguments: [12, 13]) func rowsWithOnePlanKeyGetTheSameSuggestions(seed: UInt64) {
+        let l = SuggestIndexTests.ledger(count: 600, seed: seed)
+        var index = SuggestIndex(ledger: l)
+        var first: [SuggestIndex.PlanKey: [ScoredSuggestion]] = [:]
+        var repeated = 0
+        for row in 0..<l.count {
+            let mine = index.suggest(row: row, ledger: l, threshold: 0)
+            let key = SuggestIndex.PlanKey(row: row, ledger: l)
+            if let theirs = first[key] {
+                repeated += 1
+                #expect(mine == theirs, "row \(row)")
+            } else {
+                first[key] = mine
+            }
+        }
+        #expect(repeated > 100)
+    }
+
+    /// `suggest rules` finds each proposal's rows from its merchants' rows and the scope read once: what each
+    /// proposal says it matches and would change is what planning its rule over the whole ledger gives (names that
+    /// contain another, a scope, and a scope with `or`, which is evaluated whole).
+    @Test(arguments: ["", "amt:<-2", "amt:<-2 or cat:Food", "not tag:gift"]) func proposalsCountWhatTheirRulesDo(scope: String) throws {
+        var l = SuggestIndexTests.ledger(count: 800, seed: 14)
+        var rows = Array(0..<l.count)
+        if !scope.isEmpty {
+            let q = try QueryParser.parse(Lexer.words(in: scope))
+            rows = QueryEvaluator(ledger: l).rows(matching: q).rows.map { $0 }
+        }
+        let proposals = try Suggester.proposeRules(ledger: &l, rows: rows, scope: scope, existing: [], maxTags: 3, minimumPrecision: 0.3)
+        #expect(proposals.count >= 5)
+        #expect(proposals.contains { p in p.matched > l.merchant.filter { l.merchants[$0] == p.reason.split(separator: ":")[0] }.count }
+                || scope.contains("amt"), "some proposal matches more merchants than its own")
+        for p in proposals {
+            var copy = l
+            let plan = try Planner.plan([p.rule], ledger: &copy, selection: [], maxTags: 3)
+            #expect(plan.matched == p.matched && plan.changedRows.count == p.wouldChange, "\(p.rule.definition)")
         }
     }
 
