@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TagshModel
 
 /// Options for reading a ledger file.
@@ -80,11 +85,7 @@ public struct CSVReader {
                         throw ScanError(kind: .textAfterQuote, offset: pos)
                     }
                 } else {
-                    while pos < n {
-                        let b = bytes[pos]
-                        if b == delimiter || b == 0x0A || b == 0x0D { break }
-                        pos += 1
-                    }
+                    pos = CSVReader.unquotedEnd(bytes, from: pos, delimiter: delimiter)
                     fields.append(FieldRef(start: start, end: pos, quoted: false, escaped: false))
                 }
                 if pos >= n { recordEnd = n; return true }
@@ -96,6 +97,35 @@ public struct CSVReader {
                 return true
             }
         }
+    }
+
+    /// Where an unquoted field that starts at `from` ends: at the first delimiter, line feed or carriage return,
+    /// or the end. Eight bytes at a time: a byte equal to one of the three is found as a zero byte of the word
+    /// xored with it repeated (the lowest flagged byte is always a true one), then the bytes left one by one.
+    @inline(__always)
+    static func unquotedEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, delimiter: UInt8) -> Int {
+        var pos = from
+        let n = bytes.count
+        #if _endian(little)
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let d = ones &* UInt64(delimiter), lf = ones &* 0x0A, cr = ones &* 0x0D
+            while pos + 8 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self)
+                let x = w ^ d, y = w ^ lf, z = w ^ cr
+                let hit = ((x &- ones) & ~x | (y &- ones) & ~y | (z &- ones) & ~z) & highs
+                if hit != 0 { return pos + hit.trailingZeroBitCount >> 3 }
+                pos += 8
+            }
+        }
+        #endif
+        while pos < n {
+            let b = bytes[pos]
+            if b == delimiter || b == 0x0A || b == 0x0D { break }
+            pos += 1
+        }
+        return pos
     }
 
     struct ScanError: Error {
@@ -401,7 +431,10 @@ public struct CSVReader {
         return body(raw)
     }
 
+    @inline(__always)
     func trimmed(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        // Most fields have nothing to trim: one look at each end says so.
+        guard let first = b.first, let last = b.last, first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 else { return b }
         var s = 0, e = b.count
         while s < e && (b[s] == 0x20 || b[s] == 0x09) { s += 1 }
         while e > s && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
@@ -439,6 +472,26 @@ public struct CSVReader {
             }
             return table.intern(bytes: f.quoted ? b : trimmed(b))
         }
+    }
+
+    /// `intern`, first comparing the field with the text the same column gave last (`last`, 0 for none): columns
+    /// such as the currency, the account or the category repeat from row to row, and comparing a few bytes costs
+    /// less than a hash and a probe.
+    func intern(_ f: FieldRef, into table: inout StringTable, last: inout UInt32, scratch: inout [UInt8]) -> UInt32 {
+        if last != 0 && !f.escaped {
+            let previous = last
+            let same = slice(f) { b in
+                let key = f.quoted ? b : trimmed(b)
+                return table.withUTF8(previous) { t in
+                    guard t.count == key.count else { return false }
+                    guard let a = t.baseAddress, let b = key.baseAddress else { return true }
+                    return memcmp(a, b, key.count) == 0
+                }
+            }
+            if same { return last }
+        }
+        last = intern(f, into: &table, scratch: &scratch)
+        return last
     }
 
     func parseAmountField(_ f: FieldRef, decimalComma: Bool) -> (amount: Amount, symbol: String?)? {

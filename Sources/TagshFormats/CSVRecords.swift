@@ -149,6 +149,8 @@ extension CSVReader {
         swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
         var footer = st.footer, footerLines = st.footerLines, defaultAccount = st.defaultAccount
         var scratch: [UInt8] = [], tagIDs: [UInt32] = []
+        // What the currency, account, intent and category columns gave last (see `intern(_:into:last:scratch:)`).
+        var lastCurrency: UInt32 = 0, lastAccount: UInt32 = 0, lastIntent: UInt32 = 0, lastCategory: UInt32 = 0
         // Whether a Tags field is looked up whole before it is split: it is, until the first 8,192 rows show more
         // than 4,096 distinct ones.
         var cacheRawTags = true
@@ -318,13 +320,13 @@ extension CSVReader {
 
                 var currency: UInt32 = 0
                 if let c = columns.currency, let f = Self.field(c, of: fields), !isBlank(f) {
-                    currency = intern(f, into: &ledger.currencies, scratch: &scratch)
+                    currency = intern(f, into: &ledger.currencies, last: &lastCurrency, scratch: &scratch)
                 } else if let symbol {
                     currency = ledger.currencies.intern(symbol)
                 }
                 let account: UInt32
                 if let c = columns.account, let f = Self.field(c, of: fields), !isBlank(f) {
-                    account = intern(f, into: &ledger.accounts, scratch: &scratch)
+                    account = intern(f, into: &ledger.accounts, last: &lastAccount, scratch: &scratch)
                 } else if let defaultAccount {
                     account = defaultAccount
                 } else {
@@ -333,7 +335,7 @@ extension CSVReader {
                 }
                 var intent: Intent?
                 if let c = columns.intent, let f = Self.field(c, of: fields), !isBlank(f) {
-                    let raw = intern(f, into: &rawIntents, scratch: &scratch)
+                    let raw = intern(f, into: &rawIntents, last: &lastIntent, scratch: &scratch)
                     if Int(raw) == intentOfRaw.count {
                         let t = rawIntents[raw]
                         intentOfRaw.append(t.lowercased() == "none" ? 0 : Intent(name: t)?.rawValue ?? badIntent)
@@ -347,7 +349,7 @@ extension CSVReader {
                 }
                 var category: UInt32 = 0
                 if let c = columns.category, let f = Self.field(c, of: fields), !isBlank(f) {
-                    let raw = intern(f, into: &rawCategories, scratch: &scratch)
+                    let raw = intern(f, into: &rawCategories, last: &lastCategory, scratch: &scratch)
                     if Int(raw) == categoryOfRaw.count { categoryOfRaw.append(ledger.categories.intern(rawCategories[raw])) }
                     category = categoryOfRaw[Int(raw)]
                 }

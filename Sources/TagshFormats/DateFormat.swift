@@ -57,10 +57,35 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .pattern(let p): return p.parse(f)
         case .ymd, .mdy, .dmy:
-            if self == .ymd, let day = DateFormat.isoDay(f) { return day }
+            // A date that starts with a four-digit year reads year first in every order (`DateTokens.day(in:)`).
+            if let day = DateFormat.isoDay(f) { return day }
+            if self != .ymd, let (a, b, year) = DateFormat.twoTwoFour(f) {
+                return self == .mdy ? Day(year: year, month: a, day: b) : Day(year: year, month: b, day: a)
+            }
             guard let t = DateTokens(f) else { return nil }
             return t.day(in: self)
         }
+    }
+
+    /// `NN.NN.NNNN`, `NN/NN/NNNN` or `NN-NN-NNNN` exactly: its three numbers, read without tokenizing (a bank
+    /// writes every date one way); nil for anything else, which the general reading then decides.
+    @inline(__always)
+    static func twoTwoFour(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
+        guard b.count == 10, b[2] == b[5], b[2] == 0x2E || b[2] == 0x2F || b[2] == 0x2D else { return nil }
+        guard let a = number(b, 0, 2), let m = number(b, 3, 2), let y = number(b, 6, 4) else { return nil }
+        return (a, m, y)
+    }
+
+    /// The decimal number of `count` digits at `from`, nil if one is not a digit.
+    @inline(__always)
+    static func number(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ count: Int) -> Int? {
+        var v = 0
+        for j in from..<(from + count) {
+            let c = b[j]
+            guard c >= 0x30 && c <= 0x39 else { return nil }
+            v = v * 10 + Int(c - 0x30)
+        }
+        return v
     }
 
     /// `YYYY-MM-DD` exactly, read without tokenizing (most files write every date so); nil for anything
@@ -68,16 +93,7 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
     @inline(__always)
     static func isoDay(_ b: UnsafeBufferPointer<UInt8>) -> Day? {
         guard b.count == 10, b[4] == 0x2D, b[7] == 0x2D else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            var v = 0
-            for j in from..<(from + count) {
-                let c = b[j]
-                guard c >= 0x30 && c <= 0x39 else { return nil }
-                v = v * 10 + Int(c - 0x30)
-            }
-            return v
-        }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2) else { return nil }
+        guard let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2) else { return nil }
         return Day(year: year, month: month, day: day)
     }
 

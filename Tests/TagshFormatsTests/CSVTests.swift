@@ -156,7 +156,51 @@ struct CSVReadTests {
     }
 }
 
+/// An unquoted field's end, found eight bytes at a time, is where a byte-by-byte look finds it: on random bytes
+/// (any value, so that no borrow between bytes fakes a match), from every start, with each delimiter.
+struct FieldEndTests {
+    @Test(arguments: [UInt8(0x2C), 0x3B, 0x09]) func wordAtATimeIsByteByByte(delimiter: UInt8) {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<300 {
+            let n = Int.random(in: 0..<70, using: &rng)
+            // Rare stops in some rounds (long runs between them), frequent ones in others, and every byte value.
+            let stops: [UInt8] = [delimiter, 0x0A, 0x0D]
+            let bytes: [UInt8] = (0..<n).map { _ in
+                Int.random(in: 0..<(round % 2 == 0 ? 40 : 6), using: &rng) == 0 ? stops[Int.random(in: 0..<3, using: &rng)]
+                    : UInt8.random(in: 0...255, using: &rng)
+            }
+            bytes.withUnsafeBufferPointer { b in
+                for from in 0...n {
+                    var naive = from
+                    while naive < n && !stops.contains(b[naive]) { naive += 1 }
+                    #expect(CSVReader.unquotedEnd(b, from: from, delimiter: delimiter) == naive, "\(bytes) from \(from)")
+                }
+            }
+        }
+    }
+}
+
 struct AmountParserTests {
+    /// The shortcut for plain amounts reads what the whole reading reads, wherever it takes the text: on random
+    /// texts of digits, signs, marks and a few other bytes, both decimal marks, up to 20 bytes (past 18 digits).
+    @Test(arguments: [false, true]) func plainAmountsReadAsTheWholeReadingDoes(decimalComma: Bool) {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789012345678901234567890123456789-.,+ $E(".utf8)
+        var taken = 0
+        for _ in 0..<50_000 {
+            let n = Int.random(in: 0...20, using: &rng)
+            var b = (0..<n).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+            if Bool.random(using: &rng) { b = b.map { $0 == 0x2B || $0 == 0x20 || $0 == 0x24 || $0 == 0x45 || $0 == 0x28 ? 0x35 : $0 } }
+            b.withUnsafeBufferPointer { f in
+                guard let plain = AmountParser.plain(f, decimalComma: decimalComma) else { return }
+                taken += 1
+                let whole = AmountParser.parseWhole(f, decimalComma: decimalComma)
+                #expect(whole?.amount == plain && whole?.symbol == nil, "\(String(decoding: b, as: UTF8.self))")
+            }
+        }
+        #expect(taken > 1_000)
+    }
+
     static let cases: [(String, Bool, String?, String?)] = [
         ("-4.75", false, "-4.75", nil),
         ("3200", false, "3200", nil),

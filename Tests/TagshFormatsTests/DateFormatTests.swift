@@ -61,6 +61,38 @@ struct DateFormatTests {
     }
 
     /// A UK file whose first dates could be either order is read day first once a later date settles it.
+    /// The fixed-width shortcuts (`YYYY-MM-DD` in any order, `NN.NN.NNNN` and its kin in day or month order) read
+    /// what the general reading of the tokens reads, on every 10-byte text of digits and separators drawn here
+    /// (valid dates, impossible ones, mixed separators, a letter).
+    @Test func shortcutsReadAsTheTokensDo() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789012345678901234567890123456789-./ x".utf8)
+        var shapes: [[UInt8]] = []
+        for _ in 0..<20_000 {
+            var b = (0..<10).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+            // Most of them in the shapes the shortcuts take.
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: b[4] = 0x2D; b[7] = 0x2D
+            case 1: let sep = [UInt8(0x2E), 0x2F, 0x2D][Int.random(in: 0..<3, using: &rng)]; b[2] = sep; b[5] = sep
+            default: break
+            }
+            shapes.append(b)
+        }
+        shapes += ["2024-03-05", "05.03.2024", "03/05/2024", "31.12.1999", "12-31-1999", "00.00.0000", "29.02.2023",
+                   "29.02.2024", "13/13/2024", "2024-02-30", "05.03/2024"].map { Array($0.utf8) }
+        var read = 0
+        for b in shapes {
+            b.withUnsafeBufferPointer { f in
+                for order in [DateFormat.ymd, .mdy, .dmy] {
+                    let general = DateTokens(f)?.day(in: order)
+                    #expect(order.parse(f) == general, "\(String(decoding: b, as: UTF8.self)) \(order)")
+                    if general != nil { read += 1 }
+                }
+            }
+        }
+        #expect(read > 1_000)
+    }
+
     @Test func aLaterDateSettlesTheOrderForTheEarlierOnes() throws {
         let (days, layout) = try Self.read("Date,Description,Amount\n03/05/2024,A,-1\n04/05/2024,B,-1\n13/05/2024,C,-1\n")
         #expect(days == ["2024-05-03", "2024-05-04", "2024-05-13"])
