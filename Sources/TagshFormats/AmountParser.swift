@@ -107,7 +107,8 @@ public enum AmountParser {
     @inline(__always)
     static func plain(_ b: UnsafeBufferPointer<UInt8>, decimalComma: Bool) -> Amount? {
         let n = b.count
-        guard n > 0, n <= 18 else { return nil } // at most 18 digits, as `parse` allows
+        // At most 18 digits, as `parse` allows; and it ends with a digit (`4.75 USD` is told at once).
+        guard n > 0, n <= 18, b[n - 1] &- 0x30 < 10 else { return nil }
         let mark: UInt8 = decimalComma ? 0x2C : 0x2E
         var i = b[0] == 0x2D ? 1 : 0
         var units: Int64 = 0, scale: UInt8 = 0, digits = 0, seenMark = false

@@ -44,6 +44,8 @@ public struct MerchantNames: Sendable {
         names = ledger.merchants
         var use = [Int](repeating: 0, count: names.count + 1)
         for m in ledger.merchant { use[Int(m)] += 1 }
+        // An empty description is not offered: `desc:""` is not a query.
+        if let empty = names.id(of: "") { use[Int(empty)] = 0 }
         var most = 0
         for n in use where n > most { most = n }
         // starts[n]: where the ids used n times begin in `ranked` (most used first).
@@ -371,19 +373,43 @@ public struct Completer {
         return "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
 
-    /// The bytes of `" \t'\"\\$`,;()"`, by value.
+    /// The bytes of `" \t'\"\\$`,;(){}"`, by value (a brace in a word of its own would be a `{QUERY}`).
     static let needsQuoting: [Bool] = {
         var table = [Bool](repeating: false, count: 256)
-        for b in " \t'\"\\$`,;()".utf8 { table[Int(b)] = true }
+        for b in " \t'\"\\$`,;(){}".utf8 { table[Int(b)] = true }
         return table
     }()
 
-    /// The typed part of a value without its opening quote.
+    /// The typed part of a value as the lexer reads it (`Lexer.words`): quotes taken away, and the backslash
+    /// escapes completion itself writes (`\"`, `\\`, `\ `) undone; an unfinished quote or escape at the end is
+    /// what is being typed.
     func unquote(_ s: String) -> String {
-        guard let f = s.first, f == "\"" || f == "'" else { return s }
-        var t = String(s.dropFirst())
-        if t.last == f { t.removeLast() }
-        return t
+        var out = ""
+        var quote: Character?
+        let chars = Array(s)
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if let q = quote {
+                if c == q {
+                    quote = nil
+                } else if q == "\"" && c == "\\" && i + 1 < chars.count && "\"\\$`".contains(chars[i + 1]) {
+                    out.append(chars[i + 1])
+                    i += 1
+                } else if !(q == "\"" && c == "\\" && i + 1 == chars.count) {
+                    out.append(c)
+                }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "\\" {
+                if i + 1 < chars.count { out.append(chars[i + 1]) }
+                i += 1
+            } else {
+                out.append(c)
+            }
+            i += 1
+        }
+        return out
     }
 
     /// Splits the text before the cursor into what comes before the current
@@ -395,7 +421,13 @@ public struct Completer {
         while i < text.endIndex {
             let c = text[i]
             if let q = quote {
-                if c == q { quote = nil }
+                if c == q {
+                    quote = nil
+                } else if q == "\"" && c == "\\" {
+                    // `\"` inside double quotes does not end them.
+                    i = text.index(after: i)
+                    if i == text.endIndex { break }
+                }
             } else if c == "\"" || c == "'" {
                 quote = c
             } else if c == "\\" {

@@ -65,6 +65,10 @@ public enum ManPage {
             or \\fBsave\\fR before it writes): the command says \\fBinterrupted\\fR and changes nothing, not
             even the selection \\fB@\\fR. It never quits tagsh; Ctrl-D on an empty line does.
             .PP
+            Tab completes commands, options, rule names, files, tags, categories and query values, most used first.
+            A value is offered in double quotes when it holds a space, a quote, a brace or another character the line
+            reads as syntax, and what is already typed is read as the line will be, quotes and backslash escapes undone.
+            .PP
             Pasted text arrives as it was copied (bracketed paste): a pasted Tab is a Tab, and pasted lines run one
             after another on Enter. Ctrl-X Ctrl-E opens the line in \\fB$VISUAL\\fR or \\fB$EDITOR\\fR;
             \\fBedit\\fR opens the last line typed and runs what is written.

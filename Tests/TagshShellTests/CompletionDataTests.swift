@@ -48,12 +48,13 @@ struct CompletionDataTests {
     }
 
     /// Descriptions matched in place: by prefix without case (ASCII by bytes, beyond ASCII by lower-casing),
-    /// most used first, ties in the order first read, and none that no transaction has.
+    /// most used first, ties in the order first read, and none that no transaction has or that is empty.
     @Test func descriptionsMatchByPrefixMostUsedFirst() throws {
         let (dir, path) = try scratchFile("bank.csv", prefix: "tagsh-completion")
         defer { try? FileManager.default.removeItem(at: dir) }
+        // Two rows without a description, which is never offered (`desc:""` is not a query).
         let rows = ["STARBUCKS 1", "Stadtwerke", "ÉPICERIE", "starbucks 2", "épicerie fine", "STARBUCKS 1", "ALDI",
-                    "Stadtwerke", "STARBUCKS 1", "Éclair"]
+                    "Stadtwerke", "STARBUCKS 1", "Éclair", "", ""]
         try ("Date,Description,Amount\n" + rows.map { "2025-03-01,\($0),-1.00\n" }.joined())
             .write(toFile: path, atomically: true, encoding: .utf8)
         let s = Session(sink: BufferSink())

@@ -300,7 +300,7 @@ struct CompletionTests {
         tags: ["coffee", "subscription", "Ausgaben-ä", "Ausgaben-öffentlich", "trip/lisbon", "trip/rome"],
         categories: ["Groceries", "Food", "Coffee", "Gifts, etc", "Housing"],
         customCategories: ["Coffee", "Gifts, etc"],
-        merchants: ["STARBUCKS 1234", "WHOLE FOODS MARKET", "Whole Earth", "UBER *TRIP"],
+        merchants: ["STARBUCKS 1234", "WHOLE FOODS MARKET", "Whole Earth", "UBER *TRIP", "MC \"QUOTED\" SHOP", "MC\\B", "MID{X", "SAY \"HI\" NOW"],
         ruleNames: ["coffee-shops", "rent"],
         tagsOfTarget: { $0 == "7" ? ["coffee", "trip/rome"] : nil })
 
@@ -360,6 +360,14 @@ struct CompletionTests {
         ("ls desc:whole|", 10, ["desc:\"WHOLE FOODS MARKET\"", "desc:\"Whole Earth\""]),
         ("ls desc:\"WHOLE F|", 13, ["desc:\"WHOLE FOODS MARKET\""]),
         ("ls merchant:ub|", 11, ["merchant:\"UBER *TRIP\""]),
+        // what is typed is read as the lexer reads it: escapes and quotes undone (completion writes them)
+        ("ls desc:STARBUCKS\\ 1|", 17, ["desc:\"STARBUCKS 1234\""]),
+        ("ls desc:\"MC \\\"Q|", 12, ["desc:\"MC \\\"QUOTED\\\" SHOP\""]),
+        ("ls desc:\"MC\\\\|", 10, ["desc:\"MC\\\\B\""]),
+        ("ls desc:\"SAY \\\"HI\\\" N|", 18, ["desc:\"SAY \\\"HI\\\" NOW\""]),
+        ("ls desc:'MC \"Q|", 11, ["desc:\"MC \\\"QUOTED\\\" SHOP\""]),
+        // braces are quoted: a word with a brace outside quotes would be a {QUERY}
+        ("ls desc:mid|", 8, ["desc:\"MID{X\""]),
         ("summary date:2025 by m|", 1, ["month", "merchant"]), ("chart by q|", 1, ["quarter"]),
         // options and their values
         ("ls --so|", 4, ["--sort"]),
