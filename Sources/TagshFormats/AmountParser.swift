@@ -101,15 +101,15 @@ public enum AmountParser {
         }
     }
 
-    /// An amount written plainly, `-1234.56` (`-1234,56` with a decimal comma): an optional minus, digits, and
-    /// at most one decimal mark with digits after it, nothing else; nil for anything else, which `parse` then
+    /// An amount written plainly, `-1,234.56` (`-1.234,56` with a decimal comma): an optional minus, digits with
+    /// grouping marks, and at most one decimal mark with digits after it, nothing else; nil for anything else, which `parse` then
     /// reads whole. Most bank exports write every amount so, and this reads it in one pass of few tests.
     @inline(__always)
     static func plain(_ b: UnsafeBufferPointer<UInt8>, decimalComma: Bool) -> Amount? {
         let n = b.count
         // At most 18 digits, as `parse` allows; and it ends with a digit (`4.75 USD` is told at once).
         guard n > 0, n <= 18, b[n - 1] &- 0x30 < 10 else { return nil }
-        let mark: UInt8 = decimalComma ? 0x2C : 0x2E
+        let mark: UInt8 = decimalComma ? 0x2C : 0x2E, group: UInt8 = decimalComma ? 0x2E : 0x2C
         var i = b[0] == 0x2D ? 1 : 0
         var units: Int64 = 0, scale: UInt8 = 0, digits = 0, seenMark = false
         while i < n {
@@ -120,6 +120,8 @@ public enum AmountParser {
                 if seenMark { scale += 1 }
             } else if c == mark && digits > 0 && !seenMark {
                 seenMark = true
+            } else if c == group && digits > 0 && !seenMark && b[i + 1] &- 0x30 < 10 {
+                // Grouping (`1.234,56`), followed by a digit as `parse` requires (the text ends in one).
             } else {
                 return nil
             }
