@@ -386,7 +386,9 @@ public final class Session {
         guard hasUnsavedChanges, let file else { return }
         if isInteractive && discardWarned != command {
             discardWarned = command
-            throw .failed("\(TextSafety.sanitize(file.displayName)) has unsaved changes: `save` keeps them; \(again) to discard them")
+            // The demo has no file of its own: `save` alone would refuse.
+            let keep = file.path == nil ? "`save FILE` keeps them in a file" : "`save` keeps them"
+            throw .failed("\(TextSafety.sanitize(file.displayName)) has unsaved changes: \(keep); \(again) to discard them")
         }
         if !isInteractive { printer.note("discarded the unsaved changes to \(TextSafety.sanitize(file.displayName))") }
     }
