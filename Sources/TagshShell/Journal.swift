@@ -66,7 +66,10 @@ extension Session {
 
     /// Replays the journal a session that ended abruptly left, as unsaved
     /// changes; later changes are appended to the same journal.
-    func recover() throws(ShellError) {
+    /// Returns how many commands it replayed (what the notice at open counted; not the steps, which may
+    /// include earlier sessions' and from which undos take some away).
+    @discardableResult
+    func recover() throws(ShellError) -> Int {
         guard let journal = pendingRecovery else { throw .failed("there is nothing to recover") }
         let text: String
         do throws(FileError) { text = String(decoding: try FileIO.read(journal).bytes, as: UTF8.self) } catch { throw .file(error) }
@@ -76,6 +79,12 @@ extension Session {
         loading = nil
         do throws(FileError) { journalFile = try AppendFile(path: journal) } catch { throw .file(error) }
         if case .failed = status { throw .failed("recovery stopped at the first command that failed; what ran before it is applied") }
+        return Session.journalCommands(text)
+    }
+
+    /// The commands a recovery journal holds: its lines but comments and blank ones.
+    static func journalCommands(_ text: String) -> Int {
+        text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.count
     }
 
     /// Drops the journal a session that ended abruptly left.
@@ -103,7 +112,7 @@ extension Session {
         guard FileIO.exists(journal) else { return }
         pendingRecovery = journal
         let lines = (try? FileIO.read(journal).bytes).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let n = lines.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.count
+        let n = Session.journalCommands(lines)
         printer.note("\(TextSafety.sanitize(path)): a session that ended without saving left \(plural(n, "command")) in \(TextSafety.sanitize(journal)).")
         printer.note("`recover` replays them; `discard` drops them.")
     }

@@ -455,6 +455,33 @@ struct SecondSessionTests {
         #expect(try String(contentsOfFile: dir + "/rec.tagsh", encoding: .utf8) == "open \(a)\ncount\n")
     }
 
+    /// In a second session, after a save: the recovery says how many commands it replayed, as the notice at
+    /// open counted them, not the steps (which hold the earlier session's too, and from which an undo takes one).
+    @Test func recoverySaysWhatItReplayed() throws {
+        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
+        let one = Session(sink: BufferSink())
+        one.execute("open \(path)")
+        one.execute("tag 1 +a")
+        one.execute("tag 2 +b")
+        #expect(one.execute("save") == .ok)
+        one.close()
+        let two = Session(sink: BufferSink())
+        two.execute("open \(path)")
+        #expect(two.steps.count == 2)
+        for command in ["tag 1 +c", "undo", "tag 2 +d", "tag 3 +e", "undo"] { #expect(two.execute(command) == .ok) }
+        // No close(): the session "crashed".
+        let sink = BufferSink()
+        let three = Session(sink: sink)
+        three.execute("open \(path)")
+        #expect(sink.err.contains("left 5 commands"), "\(sink.err)")
+        sink.reset()
+        #expect(three.execute("recover") == .ok)
+        #expect(sink.err.contains("recovered: replayed 5 commands from the journal; `save` keeps what they changed"), "\(sink.err)")
+        // Two steps of the first session, `tag 2 +d` and the undone `tag 3 +e`; the position after the first three.
+        #expect(three.steps.count == 4 && three.position == 3)
+        #expect(three.ledger?.tagNames(0) == ["a"] && three.ledger?.tagNames(1) == ["b", "d"] && three.ledger?.tagNames(2) == [])
+    }
+
     /// Recovery replays into the same journal, so a second crash loses nothing either.
     @Test func recoverKeepsJournalling() throws {
         let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)

@@ -29,8 +29,8 @@ extension Commands {
         examples: ["recover"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)
-        try inv.session.recover()
-        inv.out.note("recovered \(plural(inv.session.position, "step")); `save` keeps them")
+        let replayed = try inv.session.recover()
+        inv.out.note("recovered: replayed \(plural(replayed, "command")) from the journal; `save` keeps what they changed")
     }
 
     static let discard = Command(
