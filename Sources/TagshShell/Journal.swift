@@ -100,8 +100,12 @@ extension Session {
         if let path = file?.path { unlink(Session.recoveryPath(for: path)) }
     }
 
-    /// Ends the session normally: unsaved changes are discarded on purpose, so the journal goes.
+    /// Ends the session normally: unsaved changes are discarded on purpose, so the journal goes. A script that
+    /// changed a file and did not save it says so (at the prompt, `quit` has warned already).
     public func close() {
+        if !isInteractive, hasUnsavedChanges, let f = file, f.path != nil {
+            printer.note("discarded the unsaved changes to \(TextSafety.sanitize(f.displayName)): a script keeps them with `save`")
+        }
         if pendingRecovery == nil { removeJournal() }
         record = nil
     }

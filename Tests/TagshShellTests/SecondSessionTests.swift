@@ -482,6 +482,28 @@ struct SecondSessionTests {
         #expect(three.ledger?.tagNames(0) == ["a"] && three.ledger?.tagNames(1) == ["b", "d"] && three.ledger?.tagNames(2) == [])
     }
 
+    /// A script that changed a file and ended without `save` says it discarded the changes (a prompt's `quit`
+    /// has warned already); one that saved, and the demo, which has no file, say nothing.
+    @Test func aScriptThatDidNotSaveSaysSo() throws {
+        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        for (commands, says) in [(["tag 1 +a"], true), (["tag 1 +a", "save"], false), (["tag 2 +z", "undo"], false)] {
+            let sink = BufferSink()
+            let s = Session(sink: sink)
+            s.execute("open \(path)")
+            for c in commands { s.execute(c) }
+            s.close()
+            #expect(sink.err.contains("discarded the unsaved changes to l.csv: a script keeps them with `save`") == says, "\(commands)")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) != before, "the second run saved")
+        let sink = BufferSink()
+        let demo = Session(sink: sink)
+        demo.openDemo()
+        demo.execute("tag 1 +a")
+        demo.close()
+        #expect(!sink.err.contains("discarded"))
+    }
+
     /// Recovery replays into the same journal, so a second crash loses nothing either.
     @Test func recoverKeepsJournalling() throws {
         let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)

@@ -85,7 +85,7 @@ extension Commands {
     static let quit = Command(
         name: "quit", aliases: ["exit"], group: .session, forms: [[]],
         summary: "leave tagsh (with unsaved changes, the first quit warns)",
-        details: "Ctrl-D on an empty line does the same. At the prompt, with unsaved changes, the first quit warns and a second one in a row discards them. In a script, quit ends the script at once.",
+        details: "Ctrl-D on an empty line does the same. At the prompt, with unsaved changes, the first quit warns and a second one in a row discards them. In a script, quit ends the script at once; unsaved changes to a file are then discarded, with a note (a script keeps them with `save`).",
         examples: ["quit"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)

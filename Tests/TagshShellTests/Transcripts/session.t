@@ -120,7 +120,8 @@ leave tagsh (with unsaved changes, the first quit warns)
 
 Ctrl-D on an empty line does the same. At the prompt, with unsaved changes,
 the first quit warns and a second one in a row discards them. In a script,
-quit ends the script at once.
+quit ends the script at once; unsaved changes to a file are then discarded,
+with a note (a script keeps them with `save`).
 
 examples:
   quit
