@@ -423,15 +423,21 @@ struct SecondSessionTests {
         #expect(s.steps.last?.command == "tag 1 +x" && s.steps.last?.replay == "tag 1 +x")
     }
 
-    /// `history --script` replays this session's effect on the file as opened, undoing earlier steps included.
-    @Test func historyScriptAfterUndoingIntoAnEarlierSession() throws {
+    /// A small ledger after a first session: `tag 1 +a`, `tag 2 +b`, saved, closed. Its path.
+    static func savedOnce() throws -> String {
         let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
         let one = Session(sink: BufferSink())
         one.execute("open \(path)")
         one.execute("tag 1 +a")
         one.execute("tag 2 +b")
-        one.execute("save")
+        #expect(one.execute("save") == .ok)
         one.close()
+        return path
+    }
+
+    /// `history --script` replays this session's effect on the file as opened, undoing earlier steps included.
+    @Test func historyScriptAfterUndoingIntoAnEarlierSession() throws {
+        let path = try Self.savedOnce()
         let sink = BufferSink()
         let two = Session(sink: sink)
         two.execute("open \(path)")
@@ -458,13 +464,7 @@ struct SecondSessionTests {
     /// In a second session, after a save: the recovery says how many commands it replayed, as the notice at
     /// open counted them, not the steps (which hold the earlier session's too, and from which an undo takes one).
     @Test func recoverySaysWhatItReplayed() throws {
-        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
-        let one = Session(sink: BufferSink())
-        one.execute("open \(path)")
-        one.execute("tag 1 +a")
-        one.execute("tag 2 +b")
-        #expect(one.execute("save") == .ok)
-        one.close()
+        let path = try Self.savedOnce()
         let two = Session(sink: BufferSink())
         two.execute("open \(path)")
         #expect(two.steps.count == 2)
