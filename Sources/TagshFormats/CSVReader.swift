@@ -69,13 +69,15 @@ public struct CSVReader {
                     var escaped = false
                     var closed = false
                     while pos < n {
-                        let b = bytes[pos]
-                        if b == 0x22 {
+                        // To the next quote or line feed, eight bytes at a time (a long description is most of a line).
+                        pos = CSVReader.firstOf(0x22, 0x0A, 0x0A, in: bytes, from: pos)
+                        if pos >= n { break }
+                        if bytes[pos] == 0x22 {
                             if pos + 1 < n && bytes[pos + 1] == 0x22 { escaped = true; pos += 2; continue }
                             closed = true
                             break
                         }
-                        if b == 0x0A { line += 1 }
+                        line += 1
                         pos += 1
                     }
                     if !closed { throw ScanError(kind: .unterminatedQuote, offset: open) }
@@ -100,20 +102,27 @@ public struct CSVReader {
     }
 
     /// Where an unquoted field that starts at `from` ends: at the first delimiter, line feed or carriage return,
-    /// or the end. Eight bytes at a time: a byte equal to one of the three is found as a zero byte of the word
-    /// xored with it repeated (the lowest flagged byte is always a true one), then the bytes left one by one.
+    /// or the end.
     @inline(__always)
     static func unquotedEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, delimiter: UInt8) -> Int {
+        firstOf(delimiter, 0x0A, 0x0D, in: bytes, from: from)
+    }
+
+    /// The offset of the first byte at or after `from` that is `a`, `b` or `c`, or the end. Eight bytes at a
+    /// time: a byte equal to one of the three is found as a zero byte of the word xored with it repeated (the
+    /// lowest flagged byte is always a true one), then the bytes left one by one.
+    @inline(__always)
+    static func firstOf(_ a: UInt8, _ b: UInt8, _ c: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var pos = from
         let n = bytes.count
         #if _endian(little)
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            let d = ones &* UInt64(delimiter), lf = ones &* 0x0A, cr = ones &* 0x0D
+            let wa = ones &* UInt64(a), wb = ones &* UInt64(b), wc = ones &* UInt64(c)
             while pos + 8 <= n {
                 let w = raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self)
-                let x = w ^ d, y = w ^ lf, z = w ^ cr
+                let x = w ^ wa, y = w ^ wb, z = w ^ wc
                 let hit = ((x &- ones) & ~x | (y &- ones) & ~y | (z &- ones) & ~z) & highs
                 if hit != 0 { return pos + hit.trailingZeroBitCount >> 3 }
                 pos += 8
@@ -121,8 +130,8 @@ public struct CSVReader {
         }
         #endif
         while pos < n {
-            let b = bytes[pos]
-            if b == delimiter || b == 0x0A || b == 0x0D { break }
+            let byte = bytes[pos]
+            if byte == a || byte == b || byte == c { break }
             pos += 1
         }
         return pos

@@ -145,6 +145,22 @@ struct CSVReadTests {
         }
     }
 
+    /// Line breaks inside quoted fields (the quoted field's search stops at each) count towards the line an error
+    /// names, with LF and CRLF line ends, and a long description between them.
+    @Test(arguments: ["\n", "\r\n"]) func linesInsideQuotesCount(_ end: String) throws {
+        let long = String(repeating: "WORD ", count: 12)
+        let text = ["Date,Description,Amount", "2025-01-01,\"two\(end)lines \(long)\",-1.00",
+                    "2025-01-02,\"three\(end)\(long)line\(end)text\",-2.00", "2025-01-03,\"ok \(long)\",3.0.0",
+                    "2025-01-04,after,-4.00", ""].joined(separator: end)
+        do throws(Diagnostic) {
+            _ = try LedgerDocument.read(Array(text.utf8), fileName: "q.csv", format: .csv, options: ReadOptions())
+            Issue.record("read without an error")
+        } catch {
+            #expect(error.message == "cannot read amount '3.0.0'")
+            #expect(error.line == 7, "\(error.line ?? 0)")
+        }
+    }
+
     @Test func skipBadLoadsTheRestAndListsWhatWasSkipped() throws {
         let loaded = try LedgerDocument.read(try fixture("bad-amount.csv"), fileName: "b.csv", format: .csv,
                                              options: ReadOptions(skipBad: true))
@@ -156,7 +172,8 @@ struct CSVReadTests {
     }
 }
 
-/// An unquoted field's end, found eight bytes at a time, is where a byte-by-byte look finds it: on random bytes
+/// An unquoted field's end, and the next quote or line feed in a quoted one, found eight bytes at a time, are
+/// where a byte-by-byte look finds them: on random bytes
 /// (any value, so that no borrow between bytes fakes a match), from every start, with each delimiter.
 struct FieldEndTests {
     @Test(arguments: [UInt8(0x2C), 0x3B, 0x09]) func wordAtATimeIsByteByByte(delimiter: UInt8) {
@@ -164,9 +181,9 @@ struct FieldEndTests {
         for round in 0..<300 {
             let n = Int.random(in: 0..<70, using: &rng)
             // Rare stops in some rounds (long runs between them), frequent ones in others, and every byte value.
-            let stops: [UInt8] = [delimiter, 0x0A, 0x0D]
+            let stops: [UInt8] = [delimiter, 0x0A, 0x0D], special = stops + [0x22]
             let bytes: [UInt8] = (0..<n).map { _ in
-                Int.random(in: 0..<(round % 2 == 0 ? 40 : 6), using: &rng) == 0 ? stops[Int.random(in: 0..<3, using: &rng)]
+                Int.random(in: 0..<(round % 2 == 0 ? 40 : 6), using: &rng) == 0 ? special[Int.random(in: 0..<4, using: &rng)]
                     : UInt8.random(in: 0...255, using: &rng)
             }
             bytes.withUnsafeBufferPointer { b in
@@ -174,6 +191,10 @@ struct FieldEndTests {
                     var naive = from
                     while naive < n && !stops.contains(b[naive]) { naive += 1 }
                     #expect(CSVReader.unquotedEnd(b, from: from, delimiter: delimiter) == naive, "\(bytes) from \(from)")
+                    // Inside quotes: the next quote or line feed.
+                    var quoted = from
+                    while quoted < n && b[quoted] != 0x22 && b[quoted] != 0x0A { quoted += 1 }
+                    #expect(CSVReader.firstOf(0x22, 0x0A, 0x0A, in: b, from: from) == quoted, "\(bytes) from \(from)")
                 }
             }
         }
