@@ -13,12 +13,7 @@ public struct AnnotationUse: Sendable {
 
     /// Counts every transaction of `ledger`.
     public init(_ ledger: Ledger) {
-        var perSet = [Int](repeating: 0, count: ledger.tagSets.count)
-        for s in ledger.tagSet { perSet[Int(s)] += 1 }
-        tags = [Int](repeating: 0, count: ledger.tags.count + 1)
-        for (s, n) in perSet.enumerated() where n > 0 {
-            for t in ledger.tagSets[UInt32(s)] { tags[Int(t)] += n }
-        }
+        tags = ledger.transactionsPerTag(perSet: ledger.transactionsPerTagSet())
         categories = [Int](repeating: 0, count: Int(ledger.categories.ids.upperBound))
         for c in ledger.category { categories[Int(c)] += 1 }
     }
@@ -49,4 +44,28 @@ public struct AnnotationUse: Sendable {
 
     /// How many transactions have category `id` (0: none).
     public func transactions(category id: UInt32) -> Int { Int(id) < categories.count ? categories[Int(id)] : 0 }
+}
+
+extension Ledger {
+    /// How many transactions hold each tag set, by set id; `check` is called every 4,096 rows (to stop on Ctrl-C).
+    public func transactionsPerTagSet<E: Error>(check: () throws(E) -> Void) throws(E) -> [Int] {
+        var perSet = [Int](repeating: 0, count: tagSets.count)
+        for (i, s) in tagSet.enumerated() {
+            if i % 4096 == 0 { try check() }
+            perSet[Int(s)] += 1
+        }
+        return perSet
+    }
+
+    public func transactionsPerTagSet() -> [Int] { transactionsPerTagSet(check: { () throws(Never) in }) }
+
+    /// How many transactions carry each tag, by tag id (0 unused), from the counts per tag set: each distinct set
+    /// is read once, not each transaction's.
+    public func transactionsPerTag(perSet: [Int]) -> [Int] {
+        var counts = [Int](repeating: 0, count: tags.count + 1)
+        for (s, n) in perSet.enumerated() where n > 0 {
+            for t in tagSets[UInt32(s)] { counts[Int(t)] += n }
+        }
+        return counts
+    }
 }
