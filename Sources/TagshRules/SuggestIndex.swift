@@ -500,14 +500,14 @@ extension SuggestIndex {
             }
             firstTo[k] = Int32(suggested.count)
         }
-        let from = shares.map { firstFrom[Int($0)] }, to = shares.map { firstTo[Int($0)] }
-        // By tag set and the first of its suggestions: the set the suggested tags make of it (or, as `UInt32.max`,
-        // that they are all there already; as `.max - 1`, that it would hold too many).
+        // By tag set and shared working-out: the set the suggested tags make of it (or, as `UInt32.max`, that they
+        // are all there already; as `.max - 1`, that it would hold too many).
         var madeSets: [UInt64: UInt32] = [:]
         for (i, row) in sorted.enumerated() {
             var changed = false
             var addTags: [UInt32] = []
-            for sc in suggested[Int(from[i])..<Int(to[i])] {
+            let k = Int(shares[i])
+            for sc in suggested[Int(firstFrom[k])..<Int(firstTo[k])] {
                 switch sc.field {
                 case .category:
                     // Suggestions fill in what is missing; they never replace a category or intent someone set.
@@ -528,7 +528,7 @@ extension SuggestIndex {
             }
             if !addTags.isEmpty {
                 let before = ledger.tagSet[row]
-                let made = UInt64(before) << 32 | UInt64(from[i])
+                let made = UInt64(before) << 32 | UInt64(k)
                 var after = madeSets[made]
                 if after == nil {
                     let ids = ledger.tagSets[before] + addTags.filter { !ledger.tagSets[before].contains($0) }
