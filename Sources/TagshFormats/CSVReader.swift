@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TagshModel
 
 /// Options for reading a ledger file.
@@ -489,15 +484,7 @@ public struct CSVReader {
     func intern(_ f: FieldRef, into table: inout StringTable, last: inout UInt32, scratch: inout [UInt8]) -> UInt32 {
         if last != 0 && !f.escaped {
             let previous = last
-            let same = slice(f) { b in
-                let key = f.quoted ? b : trimmed(b)
-                return table.withUTF8(previous) { t in
-                    guard t.count == key.count else { return false }
-                    guard let a = t.baseAddress, let b = key.baseAddress else { return true }
-                    return memcmp(a, b, key.count) == 0
-                }
-            }
-            if same { return last }
+            if slice(f, { table.text(of: previous, is: f.quoted ? $0 : trimmed($0)) }) { return last }
         }
         last = intern(f, into: &table, scratch: &scratch)
         return last

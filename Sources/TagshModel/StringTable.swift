@@ -52,6 +52,13 @@ public struct StringTable: Sendable {
         return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
+    /// Whether `id`'s text is exactly `text` (its bytes; case counts even in a case-insensitive table).
+    public func text(of id: UInt32, is text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = starts[Int(id)], end = starts[Int(id) + 1]
+        guard end - start == text.count else { return false }
+        return text.isEmpty || bytes.withUnsafeBufferPointer { bytesEqual($0, start, text) }
+    }
+
     /// Every text's UTF-8 in one buffer, with `starts` (ids index it as in `withUTF8`): for
     /// passes over the whole table that should not pay a closure call per id.
     @inlinable

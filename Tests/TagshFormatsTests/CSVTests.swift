@@ -145,6 +145,23 @@ struct CSVReadTests {
         }
     }
 
+    /// Columns whose field is compared with the text the column gave last before it is looked up (currency,
+    /// account, intent, category): each row keeps its own value when they change, by a byte, a case, a length
+    /// (a category differing only in case is the same category).
+    @Test func repeatingColumnsKeepEachRowsValue() throws {
+        let rows = [("EUR", "Giro", "need", "Food"), ("EUR", "Giro", "need", "Food"), ("EURO", "Giro 2", "want", "Foods"),
+                    ("EU", "Gir", "Want", "food"), ("USD", "Giro", "need", "Food"), ("USD", "\"Giro\"", "need", "Fooe")]
+        let text = "Date,Description,Amount,Currency,Account,Intent,Category\n"
+            + rows.map { "2025-01-01,X,-1.00,\($0.0),\($0.1),\($0.2),\($0.3)\n" }.joined()
+        let l = try LedgerDocument.read(Array(text.utf8), fileName: "r.csv", format: .csv, options: ReadOptions()).ledger
+        let read = (0..<l.count).map { r in
+            let t = l.transaction(r)
+            return "\(t.currency) \(t.account) \(t.intent.map { "\($0)" } ?? "-") \(t.category ?? "-")"
+        }
+        #expect(read == ["EUR Giro need Food", "EUR Giro need Food", "EURO Giro 2 want Foods", "EU Gir want Food",
+                         "USD Giro need Food", "USD Giro need Fooe"])
+    }
+
     /// Line breaks inside quoted fields (the quoted field's search stops at each) count towards the line an error
     /// names, with LF and CRLF line ends, and a long description between them.
     @Test(arguments: ["\n", "\r\n"]) func linesInsideQuotesCount(_ end: String) throws {
