@@ -201,8 +201,7 @@ extension Session {
         suggestIndex = nil
         fileColumn = nil
         columnCache = [:]
-        merchantNames = nil
-        annotationUse = nil
+        forgetCompletionCounts()
         lastPreview = nil
     }
 

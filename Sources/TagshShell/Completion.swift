@@ -460,6 +460,13 @@ public struct Completer {
 }
 
 extension Session {
+    /// Forgets what completion counted from the rows (`merchantNames`, `annotationUse`): rows came or went, or
+    /// another ledger (or its earlier sessions' steps) was read.
+    func forgetCompletionCounts() {
+        merchantNames = nil
+        annotationUse = nil
+    }
+
     /// The names completion offers, most used first; rebuilt only after a change.
     public func completionData() -> CompletionData? {
         guard let ledger else { return nil }

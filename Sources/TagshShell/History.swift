@@ -291,8 +291,7 @@ extension Session {
             let earlier = try HistoryFile.read(text, fingerprint: v1 ? historyFingerprint(HistoryFile.fingerprintV1) : historyFingerprint(),
                                                ledger: &working)
             ledger = working
-            merchantNames = nil
-            annotationUse = nil
+            forgetCompletionCounts()
             steps = earlier
             position = earlier.count
             savedPosition = earlier.count

@@ -780,8 +780,7 @@ public final class Session {
         stores = []
         owners = [:]
         columnCache = [:]
-        merchantNames = nil
-        annotationUse = nil
+        forgetCompletionCounts()
         fileColumn = nil
         mappingToRemember = nil
         self.files = files
