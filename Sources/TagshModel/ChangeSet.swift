@@ -57,6 +57,12 @@ public struct ChangeSet: Sendable {
 
     public mutating func record(_ change: TableChange) { tableChanges.append(change) }
 
+    /// Replaces each `after` of `field` from `base` on by `ids[after - base]`: a plan records the tag sets it makes
+    /// by their place among the sets it has not interned yet, and renumbers them once they are.
+    public mutating func renumberAfter(_ field: Field, from base: UInt32, _ ids: [UInt32]) {
+        for i in 0..<rows.count where fields[i] == field && after[i] >= base { after[i] = ids[Int(after[i] - base)] }
+    }
+
     public mutating func reserveCapacity(_ n: Int) {
         rows.reserveCapacity(n); fields.reserveCapacity(n); before.reserveCapacity(n); after.reserveCapacity(n)
     }

@@ -33,6 +33,16 @@ public struct Offsets: Sendable {
         if wide != nil { wide!.reserveCapacity(n) } else { narrow.reserveCapacity(n) }
     }
 
+    /// Room for `n` offsets and half as many more, or double the room, as appending one by one would leave: after
+    /// an exact reservation, the next append copies every offset.
+    public mutating func reserveGrowing(_ n: Int) {
+        if wide != nil {
+            if wide!.capacity < n { wide!.reserveCapacity(Swift.max(n + n / 2, 2 * wide!.capacity)) }
+        } else if narrow.capacity < n {
+            narrow.reserveCapacity(Swift.max(n + n / 2, 2 * narrow.capacity))
+        }
+    }
+
     /// The offsets as a buffer, for loops that should not check the array's bounds and uniqueness on each read.
     @inlinable
     public func withBuffer<R>(_ body: (Buffer) throws -> R) rethrows -> R {

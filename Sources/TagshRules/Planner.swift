@@ -73,17 +73,18 @@ public enum Planner {
         var union = RowSet(rowCount: ledger.count)
         for m in matches { union.formUnion(m) }
 
-        // Resolve each rule's actions to ids once.
+        // Resolve each rule's actions to ids once; the tag edits apart, so that the loop over rows copies no array.
         struct Resolved {
             var category: UInt32?
             var intent: UInt8?
             var note: UInt32?
-            var adds: [UInt32] = []
-            var removes: [UInt32] = []
+            var editsTags = false
         }
         var resolved: [Resolved] = []
+        var edits: [(adds: [UInt32], removes: [UInt32])] = []
         for rule in rules {
             var r = Resolved()
+            var adds: [UInt32] = [], removes: [UInt32] = []
             for a in rule.actions {
                 switch a {
                 case .category(let name):
@@ -99,52 +100,68 @@ public enum Planner {
                 case .note(let n): r.note = n.map { ledger.notes.intern($0) } ?? 0
                 case .addTag(let t):
                     let id = ledger.tags.intern(t)
-                    r.adds.append(id)
-                    r.removes.removeAll { $0 == id }
+                    adds.append(id)
+                    removes.removeAll { $0 == id }
                 case .removeTag(let t):
                     let id = ledger.tags.intern(t)
-                    r.removes.append(id)
-                    r.adds.removeAll { $0 == id }
+                    removes.append(id)
+                    adds.removeAll { $0 == id }
                 }
             }
+            r.editsTags = !adds.isEmpty || !removes.isEmpty
             resolved.append(r)
+            edits.append((adds, removes))
         }
+        let rows = union.rows
 
+        // The tag sets the rules make are collected in `made` and interned all at once after the loop
+        // (`TagSetTable.intern(all:)`); until then a made set's id is `base` + its index there.
+        let base = UInt32(ledger.tagSets.count)
+        var made = PendingTagSets()
+        func size(_ set: UInt32) -> Int { set < base ? ledger.tagSets.size(set) : made.size(Int(set - base)) }
+        func tags(_ set: UInt32) -> ArraySlice<UInt32> { set < base ? ledger.tagSets[set] : made[Int(set - base)] }
         // Per rule that changes tags: the set each tag set becomes, by id (`TagCache`).
-        var tagCache = resolved.map { $0.adds.isEmpty && $0.removes.isEmpty ? TagCache() : TagCache(count: ledger.tagSets.count) }
+        var tagCache = resolved.map { $0.editsTags ? TagCache(sets: Int(base), rows: rows.count) : TagCache(sets: 0, rows: 0) }
         // Whether a later rule takes away a tag an earlier one gives (an override on tags).
-        let undoesTags: [[Bool]] = resolved.map { earlier in
-            resolved.map { later in !Set(later.removes).isDisjoint(with: earlier.adds) || !Set(later.adds).isDisjoint(with: earlier.removes) }
+        let undoesTags: [[Bool]] = edits.map { earlier in
+            edits.map { later in !Set(later.removes).isDisjoint(with: earlier.adds) || !Set(later.adds).isDisjoint(with: earlier.removes) }
         }
         var stats = rules.enumerated().map { Plan.RuleStats(name: $1.name, matched: matches[$0].count, sets: [:]) }
         var overrideCounts: [String: (Int, Int, ChangeSet.Field, Int)] = [:]
-        // Deltas are counted by id pairs in first-seen order; text is made once at the end.
-        var pairCounts = [[UInt64: Int]](repeating: [:], count: 4)
-        var pairOrder = [[UInt64]](repeating: [], count: 4)
-        func countPair(_ field: ChangeSet.Field, _ before: UInt32, _ after: UInt32) {
-            let key = UInt64(before) << 32 | UInt64(after)
-            let f = Int(field.rawValue)
-            if let n = pairCounts[f][key] { pairCounts[f][key] = n + 1 } else {
-                pairCounts[f][key] = 1
-                pairOrder[f].append(key)
+        // Per field, the (before, after) pairs in first-seen order with their counts; text is made once at the end.
+        // Tag deltas are counted from the pairs of sets, per tag, afterwards.
+        func values(_ field: ChangeSet.Field) -> Int {
+            switch field {
+            case .intent: 256
+            case .category: Int(ledger.categories.ids.upperBound)
+            case .note: ledger.notes.count + 1
+            case .tags: Int(base)
             }
+        }
+        var pairs = ChangeSet.Field.allCases.map { f in
+            resolved.contains { r in
+                switch f {
+                case .intent: r.intent != nil
+                case .category: r.category != nil
+                case .note: r.note != nil
+                case .tags: r.editsTags
+                }
+            } ? Transitions(values: values(f), rows: rows.count) : Transitions(values: 0, rows: 0)
         }
         var setCounts = [[Int]](repeating: [0, 0, 0, 0], count: rules.count)
         func name(_ cat: UInt32) -> String { cat == 0 ? "none" : ledger.categories[cat].name }
         func noteText(_ n: UInt32) -> String { n == 0 ? "none" : "\"" + ledger.notes[n] + "\"" }
 
-        // Tag deltas are counted per tag, not per pair of sets: with a million distinct sets, pairs are a million.
-        var tagDeltas = TagDeltas(tagCount: ledger.tags.count)
         var scratch: [UInt32] = []
         let multiple = rules.count > 1
-        for row in union.rows {
+        for row in rows {
             if plan.matched % 4096 == 0 && interrupted() { throw .interrupted }
             plan.matched += 1
             let old = (cat: ledger.category[row], intent: ledger.intent[row], note: ledger.note[row], tags: ledger.tagSet[row])
             var new = old
             // Per field, the rule that set it last (-1: none); a dictionary per row cost a tenth of a plan.
             var setter = SIMD4<Int>(repeating: -1)
-            for (ri, r) in resolved.enumerated() where !multiple || matches[ri].contains(row) {
+            for ri in resolved.indices where !multiple || matches[ri].contains(row) {
                 func override(_ field: ChangeSet.Field, differs: Bool) {
                     let prev = setter[Int(field.rawValue)]
                     if prev >= 0, prev != ri, differs {
@@ -153,22 +170,28 @@ public enum Planner {
                     }
                     setter[Int(field.rawValue)] = ri
                 }
-                if let c = r.category { override(.category, differs: new.cat != c); new.cat = c }
-                if let i = r.intent { override(.intent, differs: new.intent != i); new.intent = i }
-                if let n = r.note { override(.note, differs: new.note != n); new.note = n }
-                if !r.adds.isEmpty || !r.removes.isEmpty {
+                if let c = resolved[ri].category { override(.category, differs: new.cat != c); new.cat = c }
+                if let i = resolved[ri].intent { override(.intent, differs: new.intent != i); new.intent = i }
+                if let n = resolved[ri].note { override(.note, differs: new.note != n); new.note = n }
+                if resolved[ri].editsTags {
                     let before = new.tags
                     if let known = tagCache[ri][before] { new.tags = known } else {
                         scratch.removeAll(keepingCapacity: true)
-                        for id in ledger.tagSets[before] where !r.removes.contains(id) { scratch.append(id) }
-                        for id in r.adds where !scratch.contains(id) { scratch.append(id) }
-                        new.tags = scratch.withUnsafeBufferPointer { ledger.tagSets.intern(buffer: $0) }
+                        var same = true // (nothing taken away and nothing added)
+                        do { // (`had` may be a slice of `made`: it is gone before `made` grows, which would copy it)
+                            let had = tags(before)
+                            for id in had { if edits[ri].removes.contains(id) { same = false } else { scratch.append(id) } }
+                            for id in edits[ri].adds where !scratch.contains(id) { scratch.append(id); same = false }
+                        }
+                        new.tags = same ? before : base + UInt32(made.append(scratch))
                         tagCache[ri][before] = new.tags
                     }
                     let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
                     override(.tags, differs: prev >= 0 ? undoesTags[prev][ri] : false)
                 }
             }
+            // Rules that add a tag and take it away again may make the set the row had.
+            if multiple && new.tags >= base && tags(new.tags).elementsEqual(tags(old.tags)) { new.tags = old.tags }
             var changed = false
             if new.cat != old.cat && ledger.categoryRefusal(row, setting: new.cat) != nil {
                 plan.noCategory.append(row + 1)
@@ -176,32 +199,37 @@ public enum Planner {
             }
             if new.cat != old.cat {
                 plan.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
-                countPair(.category, old.cat, new.cat)
+                pairs[Int(ChangeSet.Field.category.rawValue)].count(old.cat, new.cat)
                 if case let s = setter[Int(ChangeSet.Field.category.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
                 changed = true
             }
             if new.intent != old.intent {
                 plan.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
-                countPair(.intent, UInt32(old.intent), UInt32(new.intent))
+                pairs[Int(ChangeSet.Field.intent.rawValue)].count(UInt32(old.intent), UInt32(new.intent))
                 if case let s = setter[Int(ChangeSet.Field.intent.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
                 changed = true
             }
             if new.note != old.note {
                 plan.changes.record(row: row, field: .note, before: old.note, after: new.note)
-                countPair(.note, old.note, new.note)
+                pairs[Int(ChangeSet.Field.note.rawValue)].count(old.note, new.note)
                 if case let s = setter[Int(ChangeSet.Field.note.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
                 changed = true
             }
             if new.tags != old.tags {
                 plan.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
-                tagDeltas.count(ledger.tagSets[old.tags], ledger.tagSets[new.tags])
+                pairs[Int(ChangeSet.Field.tags.rawValue)].count(old.tags, new.tags)
                 if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
-                if ledger.tagSets[new.tags].count > maxTags && ledger.tagSets[new.tags].count > ledger.tagSets[old.tags].count {
-                    plan.overflow.append(row + 1)
-                }
+                let n = size(new.tags)
+                if n > maxTags && n > size(old.tags) { plan.overflow.append(row + 1) }
                 changed = true
             }
             if changed { plan.changedRows.append(row) }
+        }
+        // The sets made, interned; the changes and pairs then name them by their ids.
+        if made.count > 0 {
+            let ids = ledger.tagSets.intern(all: made)
+            plan.changes.renumberAfter(.tags, from: base, ids)
+            pairs[Int(ChangeSet.Field.tags.rawValue)].renumberAfter(from: base, ids)
         }
         for (i, counts) in setCounts.enumerated() {
             for f in ChangeSet.Field.allCases where counts[Int(f.rawValue)] > 0 { stats[i].sets[f] = counts[Int(f.rawValue)] }
@@ -209,26 +237,26 @@ public enum Planner {
         plan.stats = stats
         // Now the text: "before → after" per pair; tags as the +tag / -tag each pair makes.
         var deltas: [ChangeSet.Field: [(String, Int)]] = [:]
-        for f in ChangeSet.Field.allCases {
+        for f in ChangeSet.Field.allCases where f != .tags {
             var index: [String: Int] = [:]
-            for key in pairOrder[Int(f.rawValue)] {
-                let n = pairCounts[Int(f.rawValue)][key] ?? 0
-                let (b, a) = (UInt32(key >> 32), UInt32(key & 0xFFFF_FFFF))
-                let texts: [String]
+            for (b, a, n) in pairs[Int(f.rawValue)].entries {
+                let t: String
                 switch f {
-                case .category: texts = ["\(name(b)) → \(name(a))"]
-                case .intent: texts = ["\(Intent(rawValue: UInt8(b))?.description ?? "none") → \(Intent(rawValue: UInt8(a))?.description ?? "none")"]
-                case .note: texts = ["\(noteText(b)) → \(noteText(a))"]
-                case .tags: texts = [] // counted per tag, below
+                case .category: t = "\(name(b)) → \(name(a))"
+                case .intent: t = "\(Intent(rawValue: UInt8(b))?.description ?? "none") → \(Intent(rawValue: UInt8(a))?.description ?? "none")"
+                case .note: t = "\(noteText(b)) → \(noteText(a))"
+                case .tags: continue
                 }
-                for t in texts {
-                    if let i = index[t] { deltas[f, default: []][i].1 += n } else {
-                        index[t] = deltas[f, default: []].count
-                        deltas[f, default: []].append((t, n))
-                    }
+                if let i = index[t] { deltas[f, default: []][i].1 += n } else {
+                    index[t] = deltas[f, default: []].count
+                    deltas[f, default: []].append((t, n))
                 }
             }
         }
+        // Counted per pair of sets and then per tag, which gives the order per row would: a tag's first delta is
+        // on the first row of the first pair that makes it.
+        var tagDeltas = TagDeltas(tagCount: ledger.tags.count)
+        for (b, a, n) in pairs[Int(ChangeSet.Field.tags.rawValue)].entries { tagDeltas.count(ledger.tagSets[b], ledger.tagSets[a], times: n) }
         let tagTexts = tagDeltas.order.map { ($0.added ? "+" : "-") + ledger.tags[$0.tag] }
         if !tagTexts.isEmpty { deltas[.tags] = zip(tagTexts, tagDeltas.order.map { tagDeltas.counts[$0.index] }).map { ($0, $1) } }
         plan.deltas = deltas
@@ -238,24 +266,73 @@ public enum Planner {
     }
 }
 
-/// The tag set each tag set becomes under one rule, by the old set's id; sets interned while planning (past the
-/// table's size when it was made) are not kept. An array, not a dictionary: with a million distinct tag sets, a
-/// lookup per transaction was a tenth of a plan.
+/// The tag set each tag set becomes under one rule, by the old set's id. An array when the plan's rows are many
+/// beside the sets (with a million distinct tag sets, a dictionary lookup per transaction was a tenth of a plan),
+/// growing to take the sets the plan makes; a dictionary when they are few (`suggest rules` plans thousands of
+/// rules of a few rows each, and an array as long as the table for each cost more than the plans).
 struct TagCache {
     private var next: [UInt32]
+    private var sparse: [UInt32: UInt32] = [:]
+    private let dense: Bool
     private static let unknown = UInt32.max
 
-    init(count: Int = 0) { next = [UInt32](repeating: TagCache.unknown, count: count) }
+    init(sets: Int, rows: Int) {
+        dense = rows * 8 >= sets && rows > 0
+        next = dense ? [UInt32](repeating: TagCache.unknown, count: sets) : []
+    }
 
     subscript(set: UInt32) -> UInt32? {
         get {
+            guard dense else { return sparse[set] }
             let i = Int(set)
             return i < next.count && next[i] != TagCache.unknown ? next[i] : nil
         }
         set {
+            guard let newValue else { return }
+            guard dense else { sparse[set] = newValue; return }
             let i = Int(set)
-            if i < next.count, let newValue { next[i] = newValue }
+            if i >= next.count { next += [UInt32](repeating: TagCache.unknown, count: i + 1 - next.count) }
+            next[i] = newValue
         }
+    }
+}
+
+/// How many rows go from each value of a field to each other, in the order first seen. By the value before in an
+/// array when the rows are many beside the values (one rule gives each value one after, so a row costs an array
+/// read), with a dictionary for the pairs beyond a value's first; a dictionary alone when the rows are few.
+struct Transitions {
+    private(set) var entries: [(before: UInt32, after: UInt32, count: Int)] = []
+    /// By value before: the index in `entries` of its first pair, or -1.
+    private var first: [Int32]
+    private var others: [UInt64: Int] = [:]
+
+    init(values: Int, rows: Int) {
+        first = rows > 0 && rows * 8 >= values ? [Int32](repeating: -1, count: values) : []
+    }
+
+    mutating func count(_ before: UInt32, _ after: UInt32) {
+        let b = Int(before)
+        if b < first.count {
+            let e = Int(first[b])
+            if e < 0 {
+                first[b] = Int32(entries.count)
+                entries.append((before, after, 1))
+                return
+            }
+            if entries[e].after == after { entries[e].count += 1; return }
+        }
+        let key = UInt64(before) << 32 | UInt64(after)
+        if let e = others[key] { entries[e].count += 1 } else {
+            others[key] = entries.count
+            entries.append((before, after, 1))
+        }
+    }
+
+    /// Renames the afters from `base` on by `ids[after - base]` (see `ChangeSet.renumberAfter`); no longer countable.
+    mutating func renumberAfter(from base: UInt32, _ ids: [UInt32]) {
+        for i in entries.indices where entries[i].after >= base { entries[i].after = ids[Int(entries[i].after - base)] }
+        first = []
+        others = [:]
     }
 }
 
@@ -268,15 +345,21 @@ struct TagDeltas {
 
     init(tagCount: Int) { counts = [Int](repeating: 0, count: 2 * (tagCount + 1)) }
 
-    mutating func count(_ old: ArraySlice<UInt32>, _ new: ArraySlice<UInt32>) {
-        for t in new where !old.contains(t) { bump(t, added: true) }
-        for t in old where !new.contains(t) { bump(t, added: false) }
+    /// `times` transactions going from `old` to `new`.
+    mutating func count(_ old: ArraySlice<UInt32>, _ new: ArraySlice<UInt32>, times: Int = 1) {
+        // (On buffers: the slices' own `contains` cost a third more.)
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                for t in new where !old.contains(t) { bump(t, added: true, times) }
+                for t in old where !new.contains(t) { bump(t, added: false, times) }
+            }
+        }
     }
 
-    private mutating func bump(_ tag: UInt32, added: Bool) {
+    private mutating func bump(_ tag: UInt32, added: Bool, _ times: Int) {
         let i = 2 * Int(tag) + (added ? 0 : 1)
         if i >= counts.count { counts += [Int](repeating: 0, count: i + 1 - counts.count) }
         if counts[i] == 0 { order.append((tag, added, i)) }
-        counts[i] += 1
+        counts[i] += times
     }
 }

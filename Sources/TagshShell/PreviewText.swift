@@ -35,8 +35,10 @@ enum PreviewText {
         out += "sample (\(sample.count) of \(plan.changedRows.count)):\n"
         // Before values come from the change set; after values too.
         var changesByRow: [Int: [(ChangeSet.Field, UInt32, UInt32)]] = [:]
-        let wanted = Set(sample)
-        for i in 0..<plan.changes.count where wanted.contains(Int(plan.changes.rows[i])) {
+        let wanted = Set(sample), last = Int32(sample.max() ?? 0)
+        // (Rows past the sample's are skipped by a comparison: a set lookup per change cost a fifth of a preview
+        // that changes a million rows.)
+        for i in 0..<plan.changes.count where plan.changes.rows[i] <= last && wanted.contains(Int(plan.changes.rows[i])) {
             changesByRow[Int(plan.changes.rows[i]), default: []].append((plan.changes.fields[i], plan.changes.before[i], plan.changes.after[i]))
         }
         let r = Render(ledger: ledger, style: style)

@@ -245,7 +245,9 @@ public final class Session {
     /// The rules, in definition order (`apply --all` runs them in this order).
     public internal(set) var rules: [Rule] = [] { didSet { generation += 1 } }
     /// What the last `preview` showed, for a bare `apply`: the plan and the working copy holding its names.
-    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, tables: Ledger, line: String)?
+    /// What the last `preview` worked out, for `apply` alone. `tables` is the working copy a plan of suggestions
+    /// interned into; a plan of rules interned into the session's own (`withLentTables`), and has none.
+    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, tables: Ledger?, line: String)?
     var completionCache: (generation: Int, data: CompletionData)?
     /// The descriptions most used first, for completion: kept across changes that leave the rows as they are
     /// (an annotation does not change how often a description is used), and dropped when rows come or go.
@@ -690,6 +692,25 @@ public final class Session {
             swap(&sets, &ledger!.tagSets)
         }
         return body(&tags, &sets)
+    }
+
+    /// Runs `body` on a working copy of the ledger that holds the only reference to its name tables (tags, tag
+    /// sets, notes), and gives the tables back to the session as `body` left them. A plan interns what its rules
+    /// name into them in place, as `tag` does: the tables only ever grow, and a name or set that no transaction
+    /// uses is never shown. Planned into a copy, a preview of a rule over a million distinct tag sets copied them
+    /// all, and the next preview copied them again.
+    func withLentTables<T, E: Error>(_ body: (inout Ledger) throws(E) -> T) throws(E) -> T? {
+        guard var working = ledger else { return nil }
+        completionCache = nil // (its closures hold the tables too)
+        ledger!.tags = StringTable()
+        ledger!.tagSets = TagSetTable()
+        ledger!.notes = StringTable()
+        defer {
+            ledger!.tags = working.tags
+            ledger!.tagSets = working.tagSets
+            ledger!.notes = working.notes
+        }
+        return try body(&working)
     }
 
     /// Hands the heap's free pages back to the system. Reading a large file frees as much as it keeps (the second

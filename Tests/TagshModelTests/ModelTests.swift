@@ -132,6 +132,90 @@ struct TagSetTableTests {
         #expect(mine.intern([2_000 % 7, 12_000]) == expected[1_001] && expected[1_001] == 2_001)
         #expect(mine.intern([]) == 0)
     }
+
+    /// Interning many sets at once gives every set the id one `intern` after another gives it: sets already in the
+    /// table, sets new to it (ids in the pending order), sets pending twice or more (the first one's id), the
+    /// empty set, and across the table's growing. Afterwards each set is found by a single `intern`.
+    @Test(arguments: [10, 5_000, 40_000])
+    func internAllEqualsOneByOne(count: Int) {
+        var random = SplitMix(seed: UInt64(count))
+        var table = TagSetTable()
+        for _ in 0..<count / 2 { _ = table.intern((0..<random.next(below: 6)).map { _ in UInt32(random.next(below: 50)) }) }
+        var pending = PendingTagSets()
+        var texts: [[UInt32]] = []
+        for i in 0..<count {
+            let set: [UInt32]
+            switch random.next(below: 4) {
+            case 0 where table.count > 1: set = Array(table[UInt32(random.next(below: table.count))]) // already here
+            case 1 where !texts.isEmpty: set = texts[random.next(below: texts.count)] // pending already
+            default: set = (0..<random.next(below: 8)).map { _ in UInt32(random.next(below: 60)) } + [UInt32(1_000 + i % 97)]
+            }
+            texts.append(set)
+            _ = pending.append(set)
+        }
+        _ = pending.append([UInt32]())
+        texts.append([])
+        var oneByOne = table
+        let expected = texts.map { oneByOne.intern($0) }
+        let ids = table.intern(all: pending, largeFrom: 0)
+        let differs = ids.indices.first { ids[$0] != expected[$0] }
+        #expect(ids.count == expected.count && differs == nil, "first difference at \(differs ?? -1)")
+        #expect(table.count == oneByOne.count)
+        #expect((0..<UInt32(table.count)).allSatisfy { table[$0] == oneByOne[$0] })
+        #expect(texts.indices.allSatisfy { table.intern(texts[$0]) == ids[$0] })
+        #expect(table.count == oneByOne.count)
+        #expect(table.intern([9_999, 9_998]) == UInt32(oneByOne.count))
+    }
+}
+
+extension TagSetTableTests {
+    /// A set new to the table whose hash shares its top 32 bits with a set already there (in a table of millions,
+    /// about one in a thousand) is not taken for it, nor is a set found past such a one; a copy of it is its copy.
+    @Test func internAllTellsApartSetsWhoseHashesShareTheirTop() throws {
+        var seen: [UInt32: [UInt32]] = [:]
+        var pair: ([UInt32], [UInt32])?
+        for a in UInt32(0)..<UInt32(400_000) where pair == nil {
+            let set = [a, a &* 7 &+ 3]
+            let top = set.withUnsafeBufferPointer { UInt32(truncatingIfNeeded: TagSetTable.hash($0) >> 32) }
+            if let other = seen[top] { pair = (other, set) } else { seen[top] = set }
+        }
+        let (old, new) = try #require(pair)
+        var table = TagSetTable()
+        let oldID = table.intern(old)
+        var pending = PendingTagSets()
+        for i in 0..<5_000 { _ = pending.append([UInt32(1_000_000 + i)]) }
+        _ = pending.append(new)
+        _ = pending.append(old)
+        _ = pending.append(new)
+        var oneByOne = table
+        let expected = (0..<pending.count).map { oneByOne.intern(Array(pending[$0])) }
+        let ids = table.intern(all: pending, largeFrom: 0)
+        #expect(ids.count == expected.count && ids.indices.first { ids[$0] != expected[$0] } == nil)
+        #expect(ids[5_001] == oldID && ids[5_000] != oldID && ids[5_002] == ids[5_000])
+        #expect(table.intern(new) == ids[5_000] && table.count == oneByOne.count)
+        // Both already here: the second is found past the first.
+        var both = TagSetTable()
+        let ids2 = (both.intern(old), both.intern(new))
+        var again = PendingTagSets()
+        for i in 0..<5_000 { _ = again.append([UInt32(2_000_000 + i)]) }
+        _ = again.append(new)
+        _ = again.append(old)
+        let found = both.intern(all: again, largeFrom: 0)
+        #expect(found[5_000] == ids2.1 && found[5_001] == ids2.0 && both.count == 3 + 5_000)
+    }
+}
+
+/// A small seeded generator (splitmix64), so that a failing case can be run again.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(below n: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(n))
+    }
 }
 
 struct TagTests {

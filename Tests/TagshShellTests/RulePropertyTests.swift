@@ -85,6 +85,98 @@ struct RuleProperties {
     }
 }
 
+extension RuleProperties {
+    /// 9,000 rows, nearly every one with a tag set of its own, in random orders.
+    static func distinctSets(_ rng: inout SeededRandom) -> String {
+        var csv = "Date,Description,Amount,Tags\n"
+        for i in 0..<9_000 {
+            let tags = ["t\(i % 7)", "u\(i)", i % 3 == 0 ? "coffee" : "", i % 5 == 0 ? "gift" : ""].filter { !$0.isEmpty }.shuffled(using: &rng)
+            csv += "2024-01-\(10 + i % 19),SHOP \(i % 40),-\(i % 90).25,\(tags.joined(separator: ";"))\n"
+        }
+        return csv
+    }
+
+    /// `tag` on thousands of distinct tag sets interns the sets it makes all at once, too: each row gets its tags
+    /// less those removed, plus those added, and the table holds each set once.
+    @Test(arguments: [["+coffee"], ["-coffee", "+new"], ["+t3", "-gift", "+x"], ["-t3"]])
+    func tagOnManyDistinctSets(_ edits: [String]) throws {
+        var rng = SeededRandom(seed: UInt64(edits.count) &* 31)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-tag-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("l.csv").path
+        try Self.distinctSets(&rng).write(toFile: path, atomically: true, encoding: .utf8)
+        let session = Session(sink: BufferSink())
+        session.settings.maxTags = 100
+        try #require(session.execute("open \(path)") == .ok)
+        let before = session.ledger!
+        try #require(session.execute("tag 2-8000 " + edits.joined(separator: " ")) == .ok)
+        let after = session.ledger!
+        let adds = edits.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) }
+        let removes = edits.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) }
+        let wrong = (0..<before.count).first { row in
+            var tags = before.transaction(row).tags
+            if (1..<8_000).contains(row) {
+                tags.removeAll { removes.contains($0) }
+                for a in adds where !tags.contains(a) { tags.append(a) }
+            }
+            return after.transaction(row).tags != tags
+        }
+        #expect(wrong == nil, "row \(wrong.map { $0 + 1 } ?? 0)")
+        let changed = (0..<before.count).filter { before.tagSet[$0] != after.tagSet[$0] }
+        #expect(session.steps.last?.changes.rows.map(Int.init) == changed)
+        #expect(Set((0..<after.tagSets.count).map { Array(after.tagSets[UInt32($0)]) }).count == after.tagSets.count)
+    }
+
+    /// With thousands of distinct tag sets, the sets rules make are interned all at once (`TagSetTable.intern(all:)`)
+    /// after the plan: what is applied is still the reference, and the tag deltas are those counted row by row
+    /// (gains in the new set's order, then losses in the old one's, in the order first seen).
+    @Test(arguments: 1...6)
+    func manyDistinctTagSets(seed: Int) throws {
+        var rng = SeededRandom(seed: UInt64(seed) &* 104_729)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-sets-\(seed)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("l.csv").path
+        try Self.distinctSets(&rng).write(toFile: path, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.settings.maxTags = 100
+        try #require(session.execute("open \(path)") == .ok)
+        let queries = ["amt:<-5", "", "id:1..5000", "tag:coffee", "-tag:gift"]
+        let actions = ["+coffee", "-coffee", "+gift", "-gift", "+new", "-t3", "+t3"]
+        var names: [String] = []
+        for r in 0..<Int.random(in: 1...3, using: &rng) {
+            let acts = (0..<Int.random(in: 1...2, using: &rng)).map { _ in actions.randomElement(using: &rng)! }
+            let line = "rule r\(r) \(queries.randomElement(using: &rng)!) => \(acts.joined(separator: ", "))"
+            try #require(session.execute(line) == .ok, "\(line): \(sink.err)")
+            names.append("r\(r)")
+        }
+        let before = session.ledger!
+        let expected = Self.reference(before, session.rules)
+        try #require(session.execute("preview \(names.joined(separator: " "))") == .ok, "\(sink.err)")
+        let plan = try #require(session.lastPreview?.plan)
+        try #require(session.execute("apply") == .ok, "\(sink.err)")
+        let after = session.ledger!
+        let actual = (0..<after.count).map(after.transaction)
+        let wrong = actual.indices.first { actual[$0] != expected[$0] }
+        #expect(wrong == nil, "seed \(seed), row \(wrong.map { $0 + 1 } ?? 0): \(session.rules.map(\.definition))")
+        #expect(plan.changedRows == (0..<before.count).filter { actual[$0] != before.transaction($0) }, "seed \(seed)")
+        var counted: [(String, Int)] = []
+        for row in 0..<before.count {
+            let (old, new) = (before.transaction(row).tags, after.transaction(row).tags)
+            for delta in new.filter({ !old.contains($0) }).map({ "+" + $0 }) + old.filter({ !new.contains($0) }).map({ "-" + $0 }) {
+                if let i = counted.firstIndex(where: { $0.0 == delta }) { counted[i].1 += 1 } else { counted.append((delta, 1)) }
+            }
+        }
+        let deltas = plan.deltas[.tags] ?? []
+        #expect(deltas.map(\.0) == counted.map(\.0) && deltas.map(\.1) == counted.map(\.1), "seed \(seed)")
+        // Each set is in the table once: as many sets as distinct tag lists.
+        let lists = Set((0..<after.tagSets.count).map { Array(after.tagSets[UInt32($0)]) })
+        #expect(lists.count == after.tagSets.count)
+    }
+}
+
 struct SuggestionTests {
     /// On the demo, a coffee shop's unannotated visit gets the coffee tag and
     /// a coffee/food category; rent gets nothing it does not have.

@@ -34,8 +34,12 @@ extension Commands {
         let (changes, overflow) = session.withTagTables { tagsTable, sets in
             let addIDs = adds.map { tagsTable.intern($0) }
             let removeIDs = Set(removes.compactMap { tagsTable.id(of: $0) })
-            // Each distinct tag set is worked out once, whatever the number of rows (UInt32.max: not yet).
+            // Each distinct tag set is worked out once, whatever the number of rows (UInt32.max: not yet). The sets
+            // made are interned all at once afterwards (`TagSetTable.intern(all:)`); until then a made set is
+            // `base` + its index among them.
+            let base = UInt32(sets.count)
             var result = [UInt32](repeating: .max, count: sets.count)
+            var made = PendingTagSets()
             var ids: [UInt32] = []
             var changes = ChangeSet()
             var overflow: [Int] = []
@@ -44,14 +48,17 @@ extension Commands {
                 var new = result[Int(old)]
                 if new == .max {
                     ids.removeAll(keepingCapacity: true)
-                    for id in sets[old] where !removeIDs.contains(id) { ids.append(id) }
-                    for id in addIDs where !ids.contains(id) { ids.append(id) }
-                    new = sets.intern(ids)
+                    var same = true // (nothing taken away and nothing added)
+                    for id in sets[old] { if removeIDs.contains(id) { same = false } else { ids.append(id) } }
+                    for id in addIDs where !ids.contains(id) { ids.append(id); same = false }
+                    new = same ? old : base + UInt32(made.append(ids))
                     result[Int(old)] = new
                 }
-                if sets[new].count > maxTags && sets[new].count > sets[old].count { overflow.append(row + 1) }
+                let size = new < base ? sets.size(new) : made.size(Int(new - base))
+                if size > maxTags && size > sets.size(old) { overflow.append(row + 1) }
                 changes.record(row: row, field: .tags, before: old, after: new)
             }
+            if made.count > 0 { changes.renumberAfter(.tags, from: base, sets.intern(all: made)) }
             return (changes, overflow)
         }
         if !overflow.isEmpty {

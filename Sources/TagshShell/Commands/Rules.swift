@@ -148,7 +148,7 @@ extension Commands {
         let rules = isSuggestions ? [] : try inv.rulesFromWords()
         let (plan, working) = isSuggestions ? try inv.suggestionPlan() : try inv.plan(rules)
         let session = inv.session
-        session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, plan, working, inv.line)
+        session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, plan, isSuggestions ? working : nil, inv.line)
         let limit = inv.flag("all") ? Int.max : inv.intValue("limit") ?? session.settings.sample
         inv.out.text(PreviewText.render(plan, ledger: working, style: inv.out.style, limit: limit,
                                         maxTags: session.settings.maxTags, width: session.tableWidth.map { $0 - 2 }))
@@ -187,7 +187,8 @@ extension Commands {
             session.lastPreview = nil
             // Replayed (recovery, history --script), the step is the apply the preview stood for.
             if last.line.hasPrefix("preview") { inv.replayLine = "apply" + last.line.dropFirst(7) }
-            try inv.commitSuggestions(last.plan, last.tables)
+            let own = try inv.requireLedger()
+            try inv.commitSuggestions(last.plan, last.tables ?? own)
             return
         }
         if inv.flag("all") {
@@ -198,7 +199,8 @@ extension Commands {
             guard let last = session.lastPreview else { throw .failed("nothing was previewed: `preview RULE` first, or `apply RULE`") }
             rules = last.rules
             if last.version == session.ledgerVersion && last.selection == session.selection {
-                planned = (last.plan, last.tables)
+                let own = try inv.requireLedger()
+                planned = (last.plan, last.tables ?? own)
             } else {
                 inv.out.note("the ledger changed since the preview; working it out again")
             }
@@ -322,16 +324,21 @@ extension Invocation {
 
     /// Plans rules against a working copy of the session's ledger; the session is not changed.
     /// The copy holds the names the plan interned, for `apply` to commit with it. Ctrl-C stops it (`.interrupted`).
+    /// Plans `rules` over the session's ledger, interning what they name into its own tables (`withLentTables`);
+    /// returns the plan and the ledger whose tables it names.
     func plan(_ rules: [Rule]) throws(ShellError) -> (Plan, Ledger) {
-        guard var ledger = session.ledger else { throw .noLedger }
+        let (selection, maxTags, interrupted, columnValues) = (session.selection ?? [], session.settings.maxTags, session.interrupted, session.columnValues)
+        let planned: Plan?
         do throws(PlanError) {
-            let plan = try Planner.plan(rules, ledger: &ledger, selection: session.selection ?? [], maxTags: session.settings.maxTags,
-                                        interrupted: session.interrupted, columnValues: session.columnValues)
-            return (plan, ledger)
+            planned = try session.withLentTables { (ledger: inout Ledger) throws(PlanError) -> Plan in
+                try Planner.plan(rules, ledger: &ledger, selection: selection, maxTags: maxTags, interrupted: interrupted, columnValues: columnValues)
+            }
         } catch .interrupted {
             throw .interrupted
         } catch {
             throw .failed(error.message)
         }
+        guard let planned, let ledger = session.ledger else { throw .noLedger }
+        return (planned, ledger)
     }
 }
