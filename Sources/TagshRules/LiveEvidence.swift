@@ -102,10 +102,15 @@ struct LiveEvidence: Sendable {
     /// transactions changed is counted again, once.
     mutating func update(_ changes: ChangeSet, ledger: Ledger) {
         var merchants: [UInt32] = []
-        var seen = Set<UInt32>()
+        // (A bit per merchant, not a `Set`: undoing a rule over a million rows of a million merchants hashed each.)
+        var seen = [UInt64](repeating: 0, count: Int(ledger.merchants.ids.upperBound) / 64 + 1)
         for k in 0..<changes.count where changes.fields[k] != .note {
             let m = ledger.merchant[Int(changes.rows[k])]
-            if seen.insert(m).inserted { merchants.append(m) }
+            let (word, bit) = (Int(m) >> 6, UInt64(1) << UInt64(m & 63))
+            if seen[word] & bit == 0 {
+                seen[word] |= bit
+                merchants.append(m)
+            }
         }
         measure(merchants, ledger: ledger)
         memo = [:]
