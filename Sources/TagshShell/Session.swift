@@ -244,10 +244,14 @@ public final class Session {
     public internal(set) var ledgerVersion = 0
     /// The rules, in definition order (`apply --all` runs them in this order).
     public internal(set) var rules: [Rule] = [] { didSet { generation += 1 } }
-    /// What the last `preview` showed, for a bare `apply`: the plan and the working copy holding its names.
     /// What the last `preview` worked out, for `apply` alone. `tables` is the working copy a plan of suggestions
     /// interned into; a plan of rules interned into the session's own (`withLentTables`), and has none.
-    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, tables: Ledger?, line: String)?
+    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, plan: Plan, tables: Ledger?, line: String)? {
+        didSet { if lastPreview != nil { appliedPreview = nil } }
+    }
+    /// The line of the last preview an `apply` alone applied, until the next preview or file: a second `apply`
+    /// alone says so, rather than that nothing was previewed.
+    var appliedPreview: String?
     var completionCache: (generation: Int, data: CompletionData)?
     /// The descriptions most used first, for completion: kept across changes that leave the rows as they are
     /// (an annotation does not change how often a description is used), and dropped when rows come or go.
@@ -809,6 +813,7 @@ public final class Session {
         ledgerVersion += 1
         rules = []
         lastPreview = nil
+        appliedPreview = nil
         selection = nil
         forgetHistory()
         baseline = Baseline(loaded.ledger)

@@ -89,6 +89,31 @@ struct BadCommandTests {
         #expect(sink.out == "542\n")
     }
 
+    /// `apply` alone twice: the second says the preview was applied already, not that nothing was previewed;
+    /// a new preview, or a file opened, forgets it.
+    @Test func applyAloneAgainSaysThePreviewWasApplied() {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        #expect(session.execute("apply") != .ok)
+        #expect(sink.err.contains("nothing was previewed"))
+        #expect(session.execute("preview desc:/uber/ => +ride") == .ok)
+        #expect(session.execute("apply") == .ok)
+        sink.reset()
+        #expect(session.execute("apply") != .ok)
+        #expect(sink.err.contains("`preview desc:/uber/ => +ride` was applied already (`undo` takes it back)"), "\(sink.err)")
+        #expect(session.execute("undo") == .ok)
+        #expect(session.execute("preview suggestions") == .ok)
+        #expect(session.execute("apply") == .ok)
+        sink.reset()
+        #expect(session.execute("apply") != .ok)
+        #expect(sink.err.contains("`preview suggestions` was applied already"), "\(sink.err)")
+        session.openDemo()
+        sink.reset()
+        #expect(session.execute("apply") != .ok)
+        #expect(sink.err.contains("nothing was previewed"), "\(sink.err)")
+    }
+
     @Test func aScriptStopsAtTheBadCommandWithItsLine() {
         let sink = BufferSink()
         let session = Session(sink: sink)

@@ -159,7 +159,8 @@ extension Commands {
         summary: "apply rules as one undo step (alone: what the last preview showed)",
         details: """
             Changes exactly what `preview` shows for the same rules, as one step that `undo` takes back. \
-            With no rule, applies what the last preview showed; if the ledger changed since, says so and \
+            With no rule, applies what the last preview showed, once (a second `apply` alone says it was \
+            applied); if the ledger changed since, says so and \
             works it out again. --all applies every rule in definition order. If any transaction would \
             exceed max-tags, nothing is applied. `apply suggestions [QUERY]` accepts every suggestion at or \
             above --min-confidence (default: suggest-threshold) for --fields, as one step.
@@ -174,6 +175,7 @@ extension Commands {
         let session = inv.session
         var rules: [Rule]
         var planned: (Plan, Ledger)?
+        var previewed: String?
         if inv.words.first.map({ $0.text == "suggestions" && !$0.isQuoted }) ?? false {
             let (plan, working) = try inv.suggestionPlan()
             try inv.commitSuggestions(plan, working)
@@ -185,6 +187,7 @@ extension Commands {
                 throw .failed("the ledger changed since `\(last.line)`: run it again, or `apply suggestions` with the same words")
             }
             session.lastPreview = nil
+            session.appliedPreview = last.line
             // Replayed (recovery, history --script), the step is the apply the preview stood for.
             if last.line.hasPrefix("preview") { inv.replayLine = "apply" + last.line.dropFirst(7) }
             let own = try inv.requireLedger()
@@ -196,8 +199,14 @@ extension Commands {
             guard !session.rules.isEmpty else { throw .failed("there are no rules to apply") }
             rules = session.rules
         } else if inv.words.isEmpty {
-            guard let last = session.lastPreview else { throw .failed("nothing was previewed: `preview RULE` first, or `apply RULE`") }
+            guard let last = session.lastPreview else {
+                if let line = session.appliedPreview {
+                    throw .failed("`\(line)` was applied already (`undo` takes it back): `preview RULE` first, or `apply RULE`")
+                }
+                throw .failed("nothing was previewed: `preview RULE` first, or `apply RULE`")
+            }
             rules = last.rules
+            previewed = last.line
             if last.version == session.ledgerVersion && last.selection == session.selection {
                 let own = try inv.requireLedger()
                 planned = (last.plan, last.tables ?? own)
@@ -218,6 +227,7 @@ extension Commands {
                           + "(more than two postings, or no expense or income posting): \(idList(final.noCategory))")
         }
         session.lastPreview = nil
+        session.appliedPreview = previewed
         // The replay line defines the rules it needs, so scripts and the journal stand alone.
         let names = rules.map(\.name)
         if rules.count == 1 && rules[0].name == adHocName {
