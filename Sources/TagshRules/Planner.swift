@@ -113,13 +113,15 @@ public enum Planner {
             edits.append((adds, removes))
         }
         let rows = union.rows
+        // Room for a change per row matched, as most plans make (untouched room is not memory in use): grown
+        // one append at a time, the change set was moved some twenty times over a million rows.
+        plan.changes.reserveCapacity(rows.count)
+        plan.changedRows.reserveCapacity(rows.count)
 
         // The tag sets the rules make are collected in `made` and interned all at once after the loop
         // (`TagSetTable.intern(all:)`); until then a made set's id is `base` + its index there.
         let base = UInt32(ledger.tagSets.count)
         var made = PendingTagSets()
-        func size(_ set: UInt32) -> Int { set < base ? ledger.tagSets.size(set) : made.size(Int(set - base)) }
-        func tags(_ set: UInt32) -> ArraySlice<UInt32> { set < base ? ledger.tagSets[set] : made[Int(set - base)] }
         // Per rule that changes tags: the set each tag set becomes, by id (`TagCache`).
         var tagCache = resolved.map { $0.editsTags ? TagCache(sets: Int(base), rows: rows.count) : TagCache(sets: 0, rows: 0) }
         // Whether a later rule takes away a tag an earlier one gives (an override on tags).
@@ -162,24 +164,18 @@ public enum Planner {
             // Per field, the rule that set it last (-1: none); a dictionary per row cost a tenth of a plan.
             var setter = SIMD4<Int>(repeating: -1)
             for ri in resolved.indices where !multiple || matches[ri].contains(row) {
-                func override(_ field: ChangeSet.Field, differs: Bool) {
-                    let prev = setter[Int(field.rawValue)]
-                    if prev >= 0, prev != ri, differs {
-                        let key = "\(prev) \(ri) \(field.rawValue)"
-                        overrideCounts[key, default: (prev, ri, field, 0)].3 += 1
-                    }
-                    setter[Int(field.rawValue)] = ri
-                }
-                if let c = resolved[ri].category { override(.category, differs: new.cat != c); new.cat = c }
-                if let i = resolved[ri].intent { override(.intent, differs: new.intent != i); new.intent = i }
-                if let n = resolved[ri].note { override(.note, differs: new.note != n); new.note = n }
+                // (Passed in and out, not captured by a nested function: captured, they were checked for
+                // exclusive access at run time on every row.)
+                if let c = resolved[ri].category { override(.category, rule: ri, differs: new.cat != c, &setter, &overrideCounts); new.cat = c }
+                if let i = resolved[ri].intent { override(.intent, rule: ri, differs: new.intent != i, &setter, &overrideCounts); new.intent = i }
+                if let n = resolved[ri].note { override(.note, rule: ri, differs: new.note != n, &setter, &overrideCounts); new.note = n }
                 if resolved[ri].editsTags {
                     let before = new.tags
                     if let known = tagCache[ri][before] { new.tags = known } else {
                         scratch.removeAll(keepingCapacity: true)
                         var same = true // (nothing taken away and nothing added)
                         do { // (`had` may be a slice of `made`: it is gone before `made` grows, which would copy it)
-                            let had = tags(before)
+                            let had = before < base ? ledger.tagSets[before] : made[Int(before - base)]
                             for id in had { if edits[ri].removes.contains(id) { same = false } else { scratch.append(id) } }
                             for id in edits[ri].adds where !scratch.contains(id) { scratch.append(id); same = false }
                         }
@@ -187,11 +183,11 @@ public enum Planner {
                         tagCache[ri][before] = new.tags
                     }
                     let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
-                    override(.tags, differs: prev >= 0 ? undoesTags[prev][ri] : false)
+                    override(.tags, rule: ri, differs: prev >= 0 ? undoesTags[prev][ri] : false, &setter, &overrideCounts)
                 }
             }
             // Rules that add a tag and take it away again may make the set the row had.
-            if multiple && new.tags >= base && tags(new.tags).elementsEqual(tags(old.tags)) { new.tags = old.tags }
+            if multiple && new.tags >= base && made[Int(new.tags - base)].elementsEqual(ledger.tagSets[old.tags]) { new.tags = old.tags }
             var changed = false
             if new.cat != old.cat && ledger.categoryRefusal(row, setting: new.cat) != nil {
                 plan.noCategory.append(row + 1)
@@ -219,8 +215,8 @@ public enum Planner {
                 plan.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
                 pairs[Int(ChangeSet.Field.tags.rawValue)].count(old.tags, new.tags)
                 if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
-                let n = size(new.tags)
-                if n > maxTags && n > size(old.tags) { plan.overflow.append(row + 1) }
+                let n = new.tags < base ? ledger.tagSets.size(new.tags) : made.size(Int(new.tags - base))
+                if n > maxTags && n > ledger.tagSets.size(old.tags) { plan.overflow.append(row + 1) }
                 changed = true
             }
             if changed { plan.changedRows.append(row) }
@@ -264,6 +260,18 @@ public enum Planner {
             .map { Plan.Override(earlier: rules[$0.0].name, later: rules[$0.1].name, field: $0.2, count: $0.3) }
         return plan
     }
+}
+
+/// Rule `rule` sets `field` on a row: counted as overriding the rule that set it before on the row when the values
+/// differ (`Plan.overrides`).
+@inline(__always)
+private func override(_ field: ChangeSet.Field, rule: Int, differs: Bool, _ setter: inout SIMD4<Int>,
+                      _ counts: inout [String: (Int, Int, ChangeSet.Field, Int)]) {
+    let prev = setter[Int(field.rawValue)]
+    if prev >= 0, prev != rule, differs {
+        counts["\(prev) \(rule) \(field.rawValue)", default: (prev, rule, field, 0)].3 += 1
+    }
+    setter[Int(field.rawValue)] = rule
 }
 
 /// The tag set each tag set becomes under one rule, by the old set's id. An array when the plan's rows are many
