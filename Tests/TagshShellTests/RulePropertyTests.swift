@@ -39,25 +39,38 @@ struct RuleProperties {
         }
     }
 
-    @Test(arguments: 1...80)
-    func appliedEqualsPreviewedEqualsReference(seed: Int) throws {
-        var rng = SeededRandom(seed: UInt64(seed) &* 7919)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-rules-\(seed)-\(UUID().uuidString)")
+    /// A session on `csv`, written to a scratch folder (`dir`, for the caller to remove), with room for many tags.
+    static func opened(_ csv: String) throws -> (session: Session, sink: BufferSink, dir: URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-rules-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("l.csv").path
-        try AnnotationProperties.ledger(&rng).write(toFile: path, atomically: true, encoding: .utf8)
+        try csv.write(toFile: path, atomically: true, encoding: .utf8)
         let sink = BufferSink()
         let session = Session(sink: sink)
         session.settings.maxTags = 100
         try #require(session.execute("open \(path)") == .ok)
+        return (session, sink, dir)
+    }
+
+    /// One to three rules `r0`, `r1`…, each a random query with one to `most` random actions; returns their names.
+    static func defineRules(_ session: Session, _ sink: BufferSink, _ rng: inout SeededRandom,
+                            queries: [String], actions: [String], most: Int) throws -> [String] {
         var names: [String] = []
         for r in 0..<Int.random(in: 1...3, using: &rng) {
-            let acts = (0..<Int.random(in: 1...3, using: &rng)).map { _ in Self.actions.randomElement(using: &rng)! }
-            let line = "rule r\(r) \(Self.queries.randomElement(using: &rng)!) => \(acts.joined(separator: ", "))"
+            let acts = (0..<Int.random(in: 1...most, using: &rng)).map { _ in actions.randomElement(using: &rng)! }
+            let line = "rule r\(r) \(queries.randomElement(using: &rng)!) => \(acts.joined(separator: ", "))"
             try #require(session.execute(line) == .ok, "\(line): \(sink.err)")
             names.append("r\(r)")
         }
+        return names
+    }
+
+    @Test(arguments: 1...80)
+    func appliedEqualsPreviewedEqualsReference(seed: Int) throws {
+        var rng = SeededRandom(seed: UInt64(seed) &* 7919)
+        let (session, sink, dir) = try Self.opened(AnnotationProperties.ledger(&rng))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let names = try Self.defineRules(session, sink, &rng, queries: Self.queries, actions: Self.actions, most: 3)
         let before = session.ledger!
         let expected = Self.reference(before, session.rules)
         try #require(session.execute("preview \(names.joined(separator: " "))") == .ok, "\(sink.err)")
@@ -101,14 +114,8 @@ extension RuleProperties {
     @Test(arguments: [["+coffee"], ["-coffee", "+new"], ["+t3", "-gift", "+x"], ["-t3"]])
     func tagOnManyDistinctSets(_ edits: [String]) throws {
         var rng = SeededRandom(seed: UInt64(edits.count) &* 31)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-tag-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (session, _, dir) = try Self.opened(Self.distinctSets(&rng))
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("l.csv").path
-        try Self.distinctSets(&rng).write(toFile: path, atomically: true, encoding: .utf8)
-        let session = Session(sink: BufferSink())
-        session.settings.maxTags = 100
-        try #require(session.execute("open \(path)") == .ok)
         let before = session.ledger!
         try #require(session.execute("tag 2-8000 " + edits.joined(separator: " ")) == .ok)
         let after = session.ledger!
@@ -134,24 +141,10 @@ extension RuleProperties {
     @Test(arguments: 1...6)
     func manyDistinctTagSets(seed: Int) throws {
         var rng = SeededRandom(seed: UInt64(seed) &* 104_729)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-sets-\(seed)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (session, sink, dir) = try Self.opened(Self.distinctSets(&rng))
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("l.csv").path
-        try Self.distinctSets(&rng).write(toFile: path, atomically: true, encoding: .utf8)
-        let sink = BufferSink()
-        let session = Session(sink: sink)
-        session.settings.maxTags = 100
-        try #require(session.execute("open \(path)") == .ok)
-        let queries = ["amt:<-5", "", "id:1..5000", "tag:coffee", "-tag:gift"]
-        let actions = ["+coffee", "-coffee", "+gift", "-gift", "+new", "-t3", "+t3"]
-        var names: [String] = []
-        for r in 0..<Int.random(in: 1...3, using: &rng) {
-            let acts = (0..<Int.random(in: 1...2, using: &rng)).map { _ in actions.randomElement(using: &rng)! }
-            let line = "rule r\(r) \(queries.randomElement(using: &rng)!) => \(acts.joined(separator: ", "))"
-            try #require(session.execute(line) == .ok, "\(line): \(sink.err)")
-            names.append("r\(r)")
-        }
+        let names = try Self.defineRules(session, sink, &rng, queries: ["amt:<-5", "", "id:1..5000", "tag:coffee", "-tag:gift"],
+                                         actions: ["+coffee", "-coffee", "+gift", "-gift", "+new", "-t3", "+t3"], most: 2)
         let before = session.ledger!
         let expected = Self.reference(before, session.rules)
         try #require(session.execute("preview \(names.joined(separator: " "))") == .ok, "\(sink.err)")
