@@ -128,12 +128,12 @@ public struct TagSetTable: Sendable {
     /// next id in `pending`'s order, as one `intern` after another would have given it.
     ///
     /// One `intern` after another probes the slots in the order of the sets, which is random: with a million
-    /// new sets in a table of a million, nine tenths of a `preview` of one rule went on waiting for those
-    /// reads. Here the sets are probed in the order of their slots (a counting sort by the top bits of their
+    /// new sets in a table of a million, most of a `preview` of one rule went on waiting for those reads (nine
+    /// tenths of the interning, by `perf annotate`). Here the sets are probed in the order of their slots (a counting sort by the top bits of their
     /// hashes, which is what places a slot), so the slots are read from one end to the other.
     ///
-    /// Below `largeFrom` sets in all, the slots fit in the processor's cache, and one `intern` after another
-    /// is quicker (a 30,000-row export's plan took a fifth more instructions sorted).
+    /// Below `largeFrom` sets in all, the slots fit in the processor's cache, where the order of the probes
+    /// matters little and the sort is only more work: there the sets are interned one after another.
     public mutating func intern(all pending: PendingTagSets, largeFrom: Int = 1 << 18) -> [UInt32] {
         let n = pending.count
         if n < 4096 || count + n < largeFrom {

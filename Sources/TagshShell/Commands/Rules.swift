@@ -332,10 +332,9 @@ extension Invocation {
         return found
     }
 
-    /// Plans rules against a working copy of the session's ledger; the session is not changed.
-    /// The copy holds the names the plan interned, for `apply` to commit with it. Ctrl-C stops it (`.interrupted`).
-    /// Plans `rules` over the session's ledger, interning what they name into its own tables (`withLentTables`);
-    /// returns the plan and the ledger whose tables it names.
+    /// Plans `rules` over the session's ledger, interning what they name into its own tables (`withLentTables`;
+    /// no transaction changes); returns the plan and the ledger whose tables it names. Ctrl-C stops it
+    /// (`.interrupted`).
     func plan(_ rules: [Rule]) throws(ShellError) -> (Plan, Ledger) {
         let (selection, maxTags, interrupted, columnValues) = (session.selection ?? [], session.settings.maxTags, session.interrupted, session.columnValues)
         let planned: Plan?
