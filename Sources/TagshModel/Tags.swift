@@ -120,6 +120,9 @@ public struct TagSetTable: Sendable {
         return [0] + intern(all: mapped)
     }
 
+    /// The number of tags in all the sets.
+    public var memberCount: Int { members.count }
+
     /// The number of tags in set `id`.
     @inlinable
     public func size(_ id: UInt32) -> Int { starts[Int(id) + 1] - starts[Int(id)] }
@@ -285,6 +288,12 @@ public struct PendingTagSets: Sendable {
     @usableFromInline internal(set) var starts: [Int] = [0]
 
     public init() {}
+
+    /// Room for `sets` sets of `members` tags in all (room not written to is not memory in use).
+    public mutating func reserveCapacity(sets: Int, members: Int) {
+        starts.reserveCapacity(sets + 1)
+        self.members.reserveCapacity(members)
+    }
 
     public var count: Int { starts.count - 1 }
 

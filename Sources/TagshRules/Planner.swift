@@ -122,6 +122,11 @@ public enum Planner {
         // (`TagSetTable.intern(all:)`); until then a made set's id is `base` + its index there.
         let base = UInt32(ledger.tagSets.count)
         var made = PendingTagSets()
+        if rows.count >= 4096, let most = edits.map({ $0.adds.count }).max(), resolved.contains(where: \.editsTags) {
+            let mean = base > 1 ? ledger.tagSets.memberCount / Int(base - 1) : 0
+            let sets = min(rows.count, Int(base)) // (a rule makes at most a set from each set it meets)
+            made.reserveCapacity(sets: sets, members: sets * (mean + 1 + most))
+        }
         // Per rule that changes tags: the set each tag set becomes, by id (`TagCache`).
         var tagCache = resolved.map { $0.editsTags ? TagCache(sets: Int(base), rows: rows.count) : TagCache(sets: 0, rows: 0) }
         // Whether a later rule takes away a tag an earlier one gives (an override on tags).
