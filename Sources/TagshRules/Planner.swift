@@ -183,6 +183,9 @@ public enum Planner {
                             let had = before < base ? ledger.tagSets[before] : made[Int(before - base)]
                             for id in had { if edits[ri].removes.contains(id) { same = false } else { scratch.append(id) } }
                             for id in edits[ri].adds where !scratch.contains(id) { scratch.append(id); same = false }
+                            // (A rule's adds and removes never share a tag, but a made set that is the set it came
+                            // from would be a change that changes nothing.)
+                            if !same && scratch.count == had.count { same = scratch.elementsEqual(had) }
                         }
                         new.tags = same ? before : base + UInt32(made.append(scratch))
                         tagCache[ri][before] = new.tags

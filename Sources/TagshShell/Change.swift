@@ -222,6 +222,8 @@ extension Session {
         generation += 1
         // A preview is stale when the transactions or the rules changed.
         if !step.changes.isEmpty || !step.rules.isEmpty || step.imported != nil { ledgerVersion += 1 }
+        // (`apply` alone names what it applied after its own step; any step after it, an undo included, forgets it.)
+        appliedPreview = nil
     }
 }
 

@@ -112,6 +112,34 @@ struct BadCommandTests {
         sink.reset()
         #expect(session.execute("apply") != .ok)
         #expect(sink.err.contains("nothing was previewed"), "\(sink.err)")
+        // Undone, it is no longer applied; refused, it never was.
+        #expect(session.execute("preview desc:/uber/ => +ride") == .ok)
+        #expect(session.execute("apply") == .ok)
+        #expect(session.execute("undo") == .ok)
+        sink.reset()
+        #expect(session.execute("apply") != .ok)
+        #expect(!sink.err.contains("applied already"), "\(sink.err)")
+        #expect(session.execute("set max-tags 1") == .ok)
+        #expect(session.execute("preview suggestions") == .ok)
+        #expect(session.execute("apply") != .ok)
+        #expect(session.execute("set max-tags 10") == .ok)
+        sink.reset()
+        #expect(session.execute("apply") != .ok)
+        #expect(!sink.err.contains("applied already"), "\(sink.err)")
+    }
+
+    /// `tag N -a +a` on a row whose last tag is `a` gives it the set it had: nothing changes, and no step is made.
+    @Test func takingATagAwayAndGivingItBackChangesNothing() {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        #expect(session.execute("tag 5 +zzlast") == .ok)
+        let steps = session.steps.count
+        sink.reset()
+        #expect(session.execute("tag 5 -zzlast +zzlast") == .ok)
+        #expect(session.steps.count == steps, "\(sink.combined)")
+        #expect(session.execute("tag 5 -ZZLAST +zzlast") == .ok)
+        #expect(session.steps.count == steps, "\(sink.combined)")
     }
 
     @Test func aScriptStopsAtTheBadCommandWithItsLine() {

@@ -59,6 +59,8 @@ extension Commands {
                     var same = true // (nothing taken away and nothing added)
                     for id in sets[old] { if removeIDs.contains(id) { same = false } else { ids.append(id) } }
                     for id in addIDs where !ids.contains(id) { ids.append(id); same = false }
+                    // (`-a +a` takes a tag away and gives it back: the same set when it was the last.)
+                    if !same && ids.count == sets.size(old) { same = ids.elementsEqual(sets[old]) }
                     new = same ? old : base + UInt32(madeSets.append(ids))
                     result[Int(old)] = new
                 }

@@ -187,11 +187,11 @@ extension Commands {
                 throw .failed("the ledger changed since `\(last.line)`: run it again, or `apply suggestions` with the same words")
             }
             session.lastPreview = nil
-            session.appliedPreview = last.line
             // Replayed (recovery, history --script), the step is the apply the preview stood for.
             if last.line.hasPrefix("preview") { inv.replayLine = "apply" + last.line.dropFirst(7) }
             let own = try inv.requireLedger()
             try inv.commitSuggestions(last.plan, last.tables ?? own)
+            session.appliedPreview = last.line // (once applied: a refused apply has applied nothing)
             return
         }
         if inv.flag("all") {
@@ -227,7 +227,6 @@ extension Commands {
                           + "(more than two postings, or no expense or income posting): \(idList(final.noCategory))")
         }
         session.lastPreview = nil
-        session.appliedPreview = previewed
         // The replay line defines the rules it needs, so scripts and the journal stand alone.
         let names = rules.map(\.name)
         if rules.count == 1 && rules[0].name == adHocName {
@@ -244,6 +243,7 @@ extension Commands {
         }
         try inv.reportCommit(Change(ledger: final.changes, tables: working), summary: "apply \(names.joined(separator: " "))"
                              + (fields.isEmpty ? "" : " [" + fields.joined(separator: ", ") + "]"))
+        session.appliedPreview = previewed // (once applied: a refused apply has applied nothing)
     }
 }
 
