@@ -109,8 +109,7 @@ public struct TagSetTable: Sendable {
     /// distinct tag sets spent most of its merge waiting on the slots.)
     public mutating func merge(_ other: TagSetTable, tagMap: [UInt32]) -> [UInt32] {
         var mapped = PendingTagSets()
-        mapped.members.reserveCapacity(other.members.count)
-        mapped.starts.reserveCapacity(other.count)
+        mapped.reserveCapacity(sets: other.count, members: other.members.count)
         var set: [UInt32] = []
         for s in 1..<max(1, other.count) {
             set.removeAll(keepingCapacity: true)
@@ -310,4 +309,23 @@ public struct PendingTagSets: Sendable {
 
     @inlinable
     public func size(_ index: Int) -> Int { starts[index + 1] - starts[index] }
+
+    /// The number of tags in set `id` while these sets are pending: `table`'s own below `base`, else the pending
+    /// set `id - base`.
+    @inlinable
+    public func size(of id: UInt32, base: UInt32, in table: TagSetTable) -> Int {
+        id < base ? table.size(id) : size(Int(id - base))
+    }
+
+    /// `tags` less `removing`, then each of `adding` it lacks, into `out`; whether that differs from `tags` (taking
+    /// a tag away and giving it back, when it was the last, gives the set it was). What `tag` and a rule's plan do
+    /// to each distinct set they meet.
+    public static func edit(_ tags: ArraySlice<UInt32>, removing: [UInt32], adding: [UInt32], into out: inout [UInt32]) -> Bool {
+        out.removeAll(keepingCapacity: true)
+        var changed = false
+        for id in tags { if removing.contains(id) { changed = true } else { out.append(id) } }
+        for id in adding where !out.contains(id) { out.append(id); changed = true }
+        if changed && out.count == tags.count { changed = !out.elementsEqual(tags) }
+        return changed
+    }
 }

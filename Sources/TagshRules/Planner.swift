@@ -177,17 +177,10 @@ public enum Planner {
                 if resolved[ri].editsTags {
                     let before = new.tags
                     if let known = tagCache[ri][before] { new.tags = known } else {
-                        scratch.removeAll(keepingCapacity: true)
-                        var same = true // (nothing taken away and nothing added)
-                        do { // (`had` may be a slice of `made`: it is gone before `made` grows, which would copy it)
-                            let had = before < base ? ledger.tagSets[before] : made[Int(before - base)]
-                            for id in had { if edits[ri].removes.contains(id) { same = false } else { scratch.append(id) } }
-                            for id in edits[ri].adds where !scratch.contains(id) { scratch.append(id); same = false }
-                            // (A rule's adds and removes never share a tag, but a made set that is the set it came
-                            // from would be a change that changes nothing.)
-                            if !same && scratch.count == had.count { same = scratch.elementsEqual(had) }
-                        }
-                        new.tags = same ? before : base + UInt32(made.append(scratch))
+                        // (`had` may be a slice of `made`: it is gone before `made` grows, which would copy it.)
+                        let changed = PendingTagSets.edit(before < base ? ledger.tagSets[before] : made[Int(before - base)],
+                                                          removing: edits[ri].removes, adding: edits[ri].adds, into: &scratch)
+                        new.tags = changed ? base + UInt32(made.append(scratch)) : before
                         tagCache[ri][before] = new.tags
                     }
                     let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
@@ -223,7 +216,7 @@ public enum Planner {
                 plan.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
                 pairs[Int(ChangeSet.Field.tags.rawValue)].count(old.tags, new.tags)
                 if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
-                let n = new.tags < base ? ledger.tagSets.size(new.tags) : made.size(Int(new.tags - base))
+                let n = made.size(of: new.tags, base: base, in: ledger.tagSets)
                 if n > maxTags && n > ledger.tagSets.size(old.tags) { plan.overflow.append(row + 1) }
                 changed = true
             }

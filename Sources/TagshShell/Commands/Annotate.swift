@@ -33,7 +33,7 @@ extension Commands {
         // The tables grow in place (a copy of a million tag sets cost 40 ms a `tag`).
         let (changes, overflow) = session.withTagTables { tagsTable, sets in
             let addIDs = adds.map { tagsTable.intern($0) }
-            let removeIDs = Set(removes.compactMap { tagsTable.id(of: $0) })
+            let removeIDs = removes.compactMap { tagsTable.id(of: $0) }
             // Each distinct tag set is worked out once, whatever the number of rows (UInt32.max: not yet). The sets
             // made are interned all at once afterwards (`TagSetTable.intern(all:)`); until then a made set is
             // `base` + its index among them.
@@ -55,16 +55,11 @@ extension Commands {
                 let old = column[row]
                 var new = result[Int(old)]
                 if new == .max {
-                    ids.removeAll(keepingCapacity: true)
-                    var same = true // (nothing taken away and nothing added)
-                    for id in sets[old] { if removeIDs.contains(id) { same = false } else { ids.append(id) } }
-                    for id in addIDs where !ids.contains(id) { ids.append(id); same = false }
-                    // (`-a +a` takes a tag away and gives it back: the same set when it was the last.)
-                    if !same && ids.count == sets.size(old) { same = ids.elementsEqual(sets[old]) }
-                    new = same ? old : base + UInt32(madeSets.append(ids))
+                    let changed = PendingTagSets.edit(sets[old], removing: removeIDs, adding: addIDs, into: &ids)
+                    new = changed ? base + UInt32(madeSets.append(ids)) : old
                     result[Int(old)] = new
                 }
-                let size = new < base ? sets.size(new) : madeSets.size(Int(new - base))
+                let size = madeSets.size(of: new, base: base, in: sets)
                 if size > maxTags && size > sets.size(old) { overflow.append(row + 1) }
                 changes.record(row: row, field: .tags, before: old, after: new)
             }
