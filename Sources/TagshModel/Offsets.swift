@@ -33,14 +33,9 @@ public struct Offsets: Sendable {
         if wide != nil { wide!.reserveCapacity(n) } else { narrow.reserveCapacity(n) }
     }
 
-    /// Room for `n` offsets and half as many more, or double the room, as appending one by one would leave: after
-    /// an exact reservation, the next append copies every offset.
+    /// Room for `n` offsets, with room to spare (`Array.reserveGrowing`).
     public mutating func reserveGrowing(_ n: Int) {
-        if wide != nil {
-            if wide!.capacity < n { wide!.reserveCapacity(Swift.max(n + n / 2, 2 * wide!.capacity)) }
-        } else if narrow.capacity < n {
-            narrow.reserveCapacity(Swift.max(n + n / 2, 2 * narrow.capacity))
-        }
+        if wide != nil { wide!.reserveGrowing(n) } else { narrow.reserveGrowing(n) }
     }
 
     /// The offsets as a buffer, for loops that should not check the array's bounds and uniqueness on each read.
@@ -68,5 +63,13 @@ public struct Offsets: Sendable {
             if let wide { return wide[i] }
             return Int(narrow[i])
         }
+    }
+}
+
+extension Array {
+    /// Room for `n` elements and half as many more, or double the room, as appending one by one would leave:
+    /// after an exact reservation, the next append copies every element.
+    mutating func reserveGrowing(_ n: Int) {
+        if capacity < n { reserveCapacity(Swift.max(n + n / 2, 2 * capacity)) }
     }
 }

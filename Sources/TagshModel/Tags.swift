@@ -231,9 +231,8 @@ public struct TagSetTable: Sendable {
                     }
                 }
             }
-            // (With room to spare, as appending one by one leaves it: reserved exactly, the next `tag` copied every set.)
-            let needed = members.count + pending.members.count
-            if members.capacity < needed { members.reserveCapacity(Swift.max(needed + needed / 2, 2 * members.capacity)) }
+            // (With room to spare: reserved exactly, the next `tag` copied every set.)
+            members.reserveGrowing(members.count + pending.members.count)
             starts.reserveGrowing(starts.count + n)
             for p in 0..<n {
                 switch ids[p] {

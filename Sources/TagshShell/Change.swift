@@ -203,7 +203,6 @@ extension Session {
         columnCache = [:]
         forgetCompletionCounts()
         lastPreview = nil
-        appliedPreview = nil
     }
 
     /// After a save, an import is part of its file: the steps up to the last saved import can no longer be undone.
