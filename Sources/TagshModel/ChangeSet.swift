@@ -37,11 +37,11 @@ public struct ChangeSet: Sendable {
     /// How many distinct transactions the change touches.
     public var transactionCount: Int {
         guard let top = rows.max() else { return 0 }
-        var seen = [UInt64](repeating: 0, count: Int(top) / 64 + 1)
+        var seen = RowSet(rowCount: Int(top) + 1)
         var n = 0
-        for r in rows {
-            let (word, bit) = (Int(r) >> 6, UInt64(1) << UInt64(r & 63))
-            if seen[word] & bit == 0 { seen[word] |= bit; n += 1 }
+        for r in rows where !seen.contains(Int(r)) {
+            seen.insert(Int(r))
+            n += 1
         }
         return n
     }

@@ -41,7 +41,9 @@ public struct RowSet: Sendable, Equatable {
         if extra > 0, !words.isEmpty { words[words.count - 1] &= ~0 >> UInt64(extra) }
     }
 
+    @inlinable
     public func contains(_ row: Int) -> Bool { words[row >> 6] & (1 << UInt64(row & 63)) != 0 }
+    @inlinable
     public mutating func insert(_ row: Int) { words[row >> 6] |= 1 << UInt64(row & 63) }
 
     public var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }

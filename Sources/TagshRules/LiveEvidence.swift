@@ -103,12 +103,11 @@ struct LiveEvidence: Sendable {
     mutating func update(_ changes: ChangeSet, ledger: Ledger) {
         var merchants: [UInt32] = []
         // (A bit per merchant, not a `Set`: undoing a rule over a million rows of a million merchants hashed each.)
-        var seen = [UInt64](repeating: 0, count: Int(ledger.merchants.ids.upperBound) / 64 + 1)
+        var seen = RowSet(rowCount: Int(ledger.merchants.ids.upperBound))
         for k in 0..<changes.count where changes.fields[k] != .note {
             let m = ledger.merchant[Int(changes.rows[k])]
-            let (word, bit) = (Int(m) >> 6, UInt64(1) << UInt64(m & 63))
-            if seen[word] & bit == 0 {
-                seen[word] |= bit
+            if !seen.contains(Int(m)) {
+                seen.insert(Int(m))
                 merchants.append(m)
             }
         }
