@@ -282,8 +282,8 @@ public struct TagSetTable: Sendable {
 /// Tag sets worked out but not yet interned, in the order they were made: a plan collects the sets its rules make
 /// here and interns them all at once (`TagSetTable.intern(all:)`).
 public struct PendingTagSets: Sendable {
-    @usableFromInline internal(set) var members: [UInt32] = []
-    @usableFromInline internal(set) var starts: [Int] = [0]
+    @usableFromInline var members: [UInt32] = []
+    @usableFromInline var starts: [Int] = [0]
 
     public init() {}
 
