@@ -14,7 +14,10 @@ enum BeancountFormat {
         var lines: [String]
         /// Transaction metadata lines: key, index.
         var metadata: [(key: String, value: String, line: Int)]
+        /// Every posting; empty when the block was parsed without them.
         var postings: [Posting]
+        /// The line of the first posting.
+        var firstPostingLine: Int?
     }
 
     static let directives: Set<String> = ["open", "close", "commodity", "balance", "pad", "note", "document", "event",
@@ -22,13 +25,14 @@ enum BeancountFormat {
     static let directiveBytes: [[UInt8]] = directives.sorted().map { Array($0.utf8) }
 
     /// Reads a double-quoted string starting at `i`; returns the text and the index after the closing quote.
-    static func quoted(_ chars: [Character], _ i: Int) -> (String, Int)? {
-        guard i < chars.count, chars[i] == "\"" else { return nil }
-        var out = ""
+    /// (Characters, or the bytes of an ASCII line.)
+    static func quoted<U: TextUnit>(_ chars: [U], _ i: Int) -> (String, Int)? {
+        guard i < chars.count, chars[i] == .quote else { return nil }
+        var out: [U] = []
         var j = i + 1
         while j < chars.count {
-            if chars[j] == "\\" && j + 1 < chars.count { out.append(chars[j + 1]); j += 2; continue }
-            if chars[j] == "\"" { return (out, j + 1) }
+            if chars[j] == .backslash && j + 1 < chars.count { out.append(chars[j + 1]); j += 2; continue }
+            if chars[j] == .quote { return (U.string(out), j + 1) }
             out.append(chars[j])
             j += 1
         }
@@ -36,15 +40,22 @@ enum BeancountFormat {
     }
 
     /// A metadata value: a quoted string unescaped, or the rest of the line (a number, a date, an account).
-    static func metadataValue(_ chars: [Character], from i: Int) -> String {
-        quoted(chars, i)?.0 ?? String(chars[i...]).trimmingCharacters(in: " \t")
+    static func metadataValue<U: TextUnit>(_ chars: [U], from i: Int) -> String {
+        quoted(chars, i)?.0 ?? U.string(chars[i...]).trimmingCharacters(in: " \t")
+    }
+
+    /// A metadata line's key and value (`key` and `valueStart` as `BlockLine.scan` gave them).
+    private static func metadata<U: TextUnit>(_ chars: [U], key: Range<Int>, valueStart: Int) -> (key: String, value: String) {
+        (U.string(chars[key]), metadataValue(chars, from: valueStart))
     }
 
     static func escape(_ s: String) -> String {
         "\"" + s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
 
-    static func parseBlock(_ lines: [String]) -> Block {
+    /// The block's header tags, its metadata (those before the first posting: the transaction's own) and its
+    /// postings. Without `postings` (a save where the category cannot change), it stops at the first posting.
+    static func parseBlock(_ lines: [String], postings: Bool = true) -> Block {
         let header = lines[0]
         let (tags, end) = header.isASCII ? scanHeader(Array(header.utf8)) : scanHeader(Array(header))
         var block = Block(header: header, tags: tags, tagInsertAt: end,
@@ -53,12 +64,15 @@ enum BeancountFormat {
             switch BlockLine.scan(line, dialect: .beancount) {
             case .blank, .comment: continue
             case .metadata(let key, let valueStart):
-                if block.postings.isEmpty {
-                    let lc = Array(line)
-                    let value = metadataValue(lc, from: valueStart)
-                    block.metadata.append((String(lc[key]), value, n))
+                if block.firstPostingLine == nil {
+                    let (k, v) = line.isASCII ? metadata(Array(line.utf8), key: key, valueStart: valueStart)
+                        : metadata(Array(line), key: key, valueStart: valueStart)
+                    block.metadata.append((k, v, n))
                 }
-            case .posting(let span): block.postings.append(TextPosting(line: n, span: span, in: line))
+            case .posting(let span):
+                if block.firstPostingLine == nil { block.firstPostingLine = n }
+                guard postings else { return block }
+                block.postings.append(TextPosting(line: n, span: span, in: line))
             }
         }
         return block
@@ -123,16 +137,23 @@ enum BeancountFormat {
 
 enum BeancountWriter {
     /// A tag beancount can spell: letters, digits and `- _ / .`.
+    /// Read as UTF-8 bytes: any byte of a non-ASCII character fails, as the character would (a `Character` walk
+    /// with its Unicode properties took a fifth of rewriting a transaction's block).
     static func isValidTag(_ t: String) -> Bool {
-        !t.isEmpty && t.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "-_/.".contains($0) }
+        !t.isEmpty && t.utf8.allSatisfy { c in
+            (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
+                || c == 0x2D || c == 0x5F || c == 0x2F || c == 0x2E
+        }
     }
 
     /// Why a transaction cannot carry these tags in a beancount file, or nil.
     static func refusal(tags: [String], pushed: Set<String>, row: Int) -> String? {
-        for p in pushed.sorted() where !tags.contains(where: { $0.lowercased() == p }) {
-            return "transaction \(row + 1): the tag '\(p)' comes from a pushtag directive; remove it there"
+        if !pushed.isEmpty {
+            for p in pushed.sorted() where !tags.contains(where: { $0.lowercased() == p }) {
+                return "transaction \(row + 1): the tag '\(p)' comes from a pushtag directive; remove it there"
+            }
         }
-        for t in tags where !isValidTag(t) && !pushed.contains(t.lowercased()) {
+        for t in tags where !isValidTag(t) && (pushed.isEmpty || !pushed.contains(t.lowercased())) {
             return "transaction \(row + 1): beancount cannot spell the tag '\(t)' (letters, digits and - _ / . only)"
         }
         return nil
@@ -167,7 +188,7 @@ enum BeancountWriter {
         throws(Diagnostic) -> (lines: [String], newAccount: String?)
     {
         var lines = lines
-        let block = BeancountFormat.parseBlock(lines)
+        let block = BeancountFormat.parseBlock(lines, postings: categoryMayChange)
 
         // Category: the same edit as a journal, with beancount's rules for account names.
         var newAccount: String?
@@ -196,7 +217,7 @@ enum BeancountWriter {
         }
 
         // Intent and note as metadata, right after the header.
-        let indent = block.postings.first.map { p in String(lines[p.line].prefix { $0 == " " || $0 == "\t" }) } ?? "  "
+        let indent = block.firstPostingLine.map { p in String(lines[p].prefix { $0 == " " || $0 == "\t" }) } ?? "  "
         var removals: [Int] = []
         var inserts: [String] = []
         for (key, value) in [("intent", ledger.intentValue(row)?.description), ("note", ledger.note[row] == 0 ? nil : ledger.notes[ledger.note[row]])] {

@@ -426,8 +426,10 @@ struct TextReader {
                 if postingCount == 0 {
                     let key = String(decoding: UnsafeBufferPointer(rebasing: b[keyRange]), as: UTF8.self)
                     if key == "intent" || key == "note" {
-                        let rest = Array(String(decoding: UnsafeBufferPointer(rebasing: b[valueStart..<line.end]), as: UTF8.self))
-                        let value = BeancountFormat.metadataValue(rest, from: 0)
+                        // An ASCII value is read as bytes: a character is a byte there.
+                        let raw = UnsafeBufferPointer(rebasing: b[valueStart..<line.end])
+                        let value = raw.allSatisfy({ $0 < 0x80 }) ? BeancountFormat.metadataValue(Array(raw), from: 0)
+                            : BeancountFormat.metadataValue(Array(String(decoding: raw, as: UTF8.self)), from: 0)
                         if key == "intent", let v = Intent(name: value) { intent = v }
                         if key == "note" { note = value.isEmpty ? nil : value }
                     }

@@ -135,7 +135,14 @@ enum TextWriter {
                 return .failure(error)
             }
             if let a = result.newAccount, !accounts.contains(a) { accounts.append(a) }
-            edits.append((start, end, Array(result.lines.joined(separator: crlf ? "\r\n" : "\n").utf8)))
+            // The lines' bytes joined straight into the edit (joining them into a `String` first cost a tenth).
+            var block: [UInt8] = []
+            block.reserveCapacity(result.lines.reduce(0) { $0 + $1.utf8.count } + (result.lines.count - 1) * (crlf ? 2 : 1))
+            for (k, line) in result.lines.enumerated() {
+                if k > 0 { if crlf { block.append(0x0D) }; block.append(0x0A) }
+                block.append(contentsOf: line.utf8)
+            }
+            edits.append((start, end, block))
         }
         return .success((edits, accounts))
     }
@@ -173,7 +180,9 @@ enum TextWriter {
     /// The tags, intent and note a transaction should carry, as (name, value) pairs.
     static func desiredTags(_ ledger: Ledger, _ row: Int) -> [(name: String, value: String)] {
         var out = ledger.tagNames(row).map { tag -> (name: String, value: String) in
-            if let colon = tag.firstIndex(of: ":") { return (String(tag[..<colon]), String(tag[tag.index(after: colon)...])) }
+            // An ASCII tag is split at its colon's byte: the `Character` search cost a quarter of rewriting a block.
+            let colon = tag.isASCII ? tag.utf8.firstIndex(of: 0x3A) : tag.firstIndex(of: ":")
+            if let colon { return (String(tag[..<colon]), String(tag[tag.index(after: colon)...])) }
             return (tag, "")
         }
         if let i = ledger.intentValue(row) { out.append(("intent", i.description)) }

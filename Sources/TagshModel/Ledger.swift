@@ -77,6 +77,14 @@ public struct Ledger: Sendable {
     public func amount(_ row: Int) -> Amount { Amount(units: amountUnits[row], scale: amountScale[row]) }
     public func intentValue(_ row: Int) -> Intent? { Intent(rawValue: intent[row]) }
 
+    /// The category ids some row carries (0, none, left out). Marked by id, not hashed a row at a time into a `Set`:
+    /// at a million rows that took 11 ms of every save.
+    public var usedCategories: Set<UInt32> {
+        var seen = [Bool](repeating: false, count: Int(categories.ids.upperBound) + 1)
+        category.withUnsafeBufferPointer { for c in $0 { seen[Int(c)] = true } }
+        return Set(seen.indices.lazy.filter { $0 != 0 && seen[$0] }.map { UInt32($0) })
+    }
+
     /// The tag names of a row, in order.
     public func tagNames(_ row: Int) -> [String] { tagSets[tagSet[row]].map { tags[$0] } }
 

@@ -801,7 +801,7 @@ public final class Session {
         settings.maxTags = Settings().maxTags
         settings.sample = Settings().sample
         fileCategories = Set(loaded.ledger.categories.liveIDs.filter { !loaded.ledger.categories[$0].isDefault })
-        postingOnlyCategories = fileCategories.subtracting(loaded.ledger.category)
+        postingOnlyCategories = fileCategories.subtracting(loaded.ledger.usedCategories)
         stores = []
         owners = [:]
         columnCache = [:]

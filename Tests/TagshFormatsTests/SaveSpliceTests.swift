@@ -274,3 +274,59 @@ struct RecordOffsetsTests {
         #expect(o.indices.map { o[$0] } == [base..<(base + 10), (base + 11)..<(base + 26), (base + 27)..<(base + 34)])
     }
 }
+
+/// The byte-level shortcuts a text save's rewrite of a block takes, against the `Character` readings they replaced.
+struct BlockRewriteShortcutTests {
+    static let samples = ["coffee", "trip-paris", "a_b/c.d", "Work2024", "", "trip:paris", "café", "naïve", "e\u{301}",
+                          "٣", "Ⅻ", "ß", "a b", "a\tb", "#x", "x!", "日本", "A-Z_0-9./", "-", "a\r\nb", "ａ"]
+
+    /// Beancount's tag spelling, read as bytes, accepts exactly what the `Character` test did.
+    @Test(arguments: samples)
+    func beancountTagSpellingReadsBytesAsCharacters(_ tag: String) {
+        let reference = !tag.isEmpty && tag.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "-_/.".contains($0) }
+        #expect(BeancountWriter.isValidTag(tag) == reference)
+    }
+
+    /// A tag is split into a journal's `name:value` at its first colon, ASCII or not, as the `Character` search did.
+    @Test func desiredTagsSplitAtTheFirstColon() {
+        let tags = ["trip:paris", "plain", ":lead", "trail:", "a:b:c", "café:crème", "é:ü", "x:\u{301}y", "日本:東京"]
+        var ledger = Ledger()
+        let set = ledger.internTagSet(tags)
+        ledger.append(day: Day(year: 2024, month: 1, day: 1)!, merchant: ledger.merchants.intern("M"), amount: .zero,
+                      currency: 0, account: 0, intent: nil, category: 0, tagSet: set, note: 0)
+        let got = TextWriter.desiredTags(ledger, 0)
+        let want = ledger.tagNames(0).map { tag -> (String, String) in
+            guard let colon = tag.firstIndex(of: ":") else { return (tag, "") }
+            return (String(tag[..<colon]), String(tag[tag.index(after: colon)...]))
+        }
+        #expect(got.map(\.name) == want.map(\.0))
+        #expect(got.map(\.value) == want.map(\.1))
+        #expect(got.first.map { $0.name == "trip" && $0.value == "paris" } == true)
+    }
+
+    /// A block parsed without its postings (a save where the category cannot change) has the same tags,
+    /// metadata and first posting line as one parsed whole, and stops reading at its first posting.
+    @Test func aBlockParsedWithoutPostingsHasTheSameMetadata() {
+        let blocks: [[String]] = [
+            ["2024-01-02 * \"STARBUCKS\" \"latte\" #coffee #morning ^r1", "  place: \"downtown\"", "  intent: \"need\"",
+             "  Expenses:Food:Coffee      4.75 USD", "    note: \"posting metadata\"", "  Assets:Checking  -4.75 USD"],
+            ["2024-01-03 ! \"Rent\"  ; comment", "  ; a comment", "  note: \"say \\\"hi\\\", café\"", "",
+             "  Expenses:Rent  1200.00 USD", "  Assets:Checking"],
+            ["2024-01-04 txn \"Café\" #été", "  intent: want", "  Expenses:Food  5 EUR", "  Assets:Cash"],
+            ["2024-01-05 * \"No postings\"", "  note: \"only\""],
+        ]
+        for lines in blocks {
+            let whole = BeancountFormat.parseBlock(lines)
+            let header = BeancountFormat.parseBlock(lines, postings: false)
+            #expect(header.tags.map(\.name) == whole.tags.map(\.name) && header.tags.map(\.range) == whole.tags.map(\.range))
+            #expect(header.tagInsertAt == whole.tagInsertAt)
+            #expect(header.metadata.map(\.key) == whole.metadata.map(\.key))
+            #expect(header.metadata.map(\.value) == whole.metadata.map(\.value))
+            #expect(header.metadata.map(\.line) == whole.metadata.map(\.line))
+            #expect(header.firstPostingLine == whole.postings.first?.line)
+            #expect(header.postings.isEmpty)
+        }
+        #expect(BeancountFormat.parseBlock(blocks[1]).metadata.map(\.value) == ["say \"hi\", café"])
+        #expect(BeancountFormat.parseBlock(blocks[2]).metadata.map(\.value) == ["want"])
+    }
+}

@@ -137,6 +137,35 @@ struct TextFormatTests {
         #expect(try bytes(dir.appendingPathComponent("edge.beancount")) == bytes(fixtureFolder.appendingPathComponent("edge.after.beancount")))
     }
 
+    /// The golden edits on the same files with CRLF line ends: each rewritten block's lines are joined with CRLF
+    /// again (the writer joins them as bytes), and the result is the golden file with CRLF line ends.
+    @Test(arguments: [
+        ("edge.journal", "edge.after.journal", ["tag all +reviewed", "tag 2 -coffee +trip:paris", "tag 4 -cash", "intent 2-3 need",
+                                                "note 3 monthly rent", "category 2 Food", "category new Dining", "category 7 Dining"]),
+        ("edge.beancount", "edge.after.beancount", ["tag all +reviewed", "tag 1 -morning +trip-paris", "intent 1,4 want", "intent 2 none",
+                                                    "note 1 \"said \\\"hi\\\", twice\"", "note 4 \"\"", "category 1 Food",
+                                                    "category new Dining", "category 2 Dining"]),
+    ])
+    func crlfEditsMatchTheGoldenFile(_ name: String, _ golden: String, _ commands: [String]) throws {
+        func crlf(_ data: Data) -> Data {
+            Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-crlf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent(name)
+        try crlf(bytes(fixtureFolder.appendingPathComponent(name))).write(to: file)
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.sourcesSidecar = false
+        session.execute("open \(file.path)")
+        for c in commands + ["save"] { session.execute(c) }
+        #expect(!sink.err.contains("error"), "\(sink.err)")
+        let saved = String(decoding: try bytes(file), as: UTF8.self)
+        let expected = String(decoding: crlf(try bytes(fixtureFolder.appendingPathComponent(golden))), as: UTF8.self)
+        #expect(saved == expected)
+    }
+
     @Test func aChangeIsSavedIntoTheFileItCameFrom() throws {
         let (dir, sink, session) = try run("main.journal", extra: ["included.journal"], [])
         defer { try? FileManager.default.removeItem(at: dir) }

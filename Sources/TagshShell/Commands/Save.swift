@@ -190,7 +190,7 @@ extension Session {
             removeJournal()
             // What the files now bring by themselves: the categories their rows use, and the accounts of postings
             // that cannot carry a category (in a journal, a transaction with more than two postings).
-            fileCategories = Set(ledger.category.lazy.filter { $0 != 0 }).union(postingOnlyCategories)
+            fileCategories = ledger.usedCategories.union(postingOnlyCategories)
             if adopting, let target = files.first?.path {
                 stores.insert(DeclarationStore(sidecar: Sidecar(path: Session.sidecarPath(for: target)), kind: .sidecar), at: 0)
                 owners = owners.mapValues { $0 + 1 }
