@@ -304,6 +304,35 @@ struct BlockRewriteShortcutTests {
         #expect(got.first.map { $0.name == "trip" && $0.value == "paris" } == true)
     }
 
+    /// A beancount file's intent and note metadata read at open: ASCII values as bytes, others as characters, quoted
+    /// or bare, escapes undone.
+    @Test func metadataValuesReadAtOpen() throws {
+        let text = """
+            2024-01-01 * "A"
+              note: "say \\"hi\\", twice"
+              intent: want
+              Expenses:Food  1 USD
+              Assets:Cash
+
+            2024-01-02 * "B"
+              note: "café \\"crème\\""
+              intent: "need"
+              Expenses:Food  1 USD
+              Assets:Cash
+
+            2024-01-03 * "C"
+              note:   bare value  \t
+              Expenses:Food  1 USD
+              Assets:Cash
+
+            """
+        let loaded = try LedgerDocument.read(Array(text.utf8), fileName: "m.beancount", format: .beancount, options: ReadOptions())
+        let l = loaded.ledger
+        #expect(l.count == 3)
+        #expect((0..<3).map { l.notes[l.note[$0]] } == [#"say "hi", twice"#, #"café "crème""#, "bare value"])
+        #expect((0..<3).map { l.intentValue($0) } == [.want, .need, nil])
+    }
+
     /// A block parsed without its postings (a save where the category cannot change) has the same tags,
     /// metadata and first posting line as one parsed whole, and stops reading at its first posting.
     @Test func aBlockParsedWithoutPostingsHasTheSameMetadata() {
