@@ -515,7 +515,21 @@ struct SummaryReport {
             }
         }
         let headers: [Part: String] = [.label: groupings[0].dimension.rawValue.uppercased(), .count: "COUNT", .inflow: "IN", .outflow: "OUT", .net: "NET", .trend: "TREND", .bar: ""]
-        func natural(_ part: Part) -> Int { ([headers[part] ?? ""] + all.indices.map { text(part, $0) }).map(TextSafety.displayWidth).max() ?? 0 }
+        // Each column's texts and widest text, worked out once: the widths are asked for again and again below, and
+        // a summary by merchant of a million merchants has a million rows.
+        var columns: [Part: [String]] = [:], widths: [Part: Int] = [:]
+        func column(_ part: Part) -> [String] {
+            if let c = columns[part] { return c }
+            let c = all.indices.map { text(part, $0) }
+            columns[part] = c
+            return c
+        }
+        func natural(_ part: Part) -> Int {
+            if let w = widths[part] { return w }
+            let w = max(TextSafety.displayWidth(headers[part] ?? ""), column(part).lazy.map(TextSafety.displayWidth).max() ?? 0)
+            widths[part] = w
+            return w
+        }
         let labelNeed = min(natural(.label), max(10, TextSafety.displayWidth(headers[.label] ?? "")))
         var parts: [Part] = [.label, .count, .net]
         var used = natural(.label) + natural(.count) + natural(.net) + 4
@@ -533,12 +547,14 @@ struct SummaryReport {
         var table = Table(parts.map { p in
             .init(header: headers[p] ?? "", alignRight: [.count, .inflow, .outflow, .net].contains(p), shrinkable: p == .label, minWidth: labelNeed)
         })
+        let cells = parts.map { $0 == .bar ? [] : column($0) }
         for i in all.indices {
-            table.add(parts.map { p in
-                switch p {
-                case .label: return .init(text(p, i), paint: labels[i].1.map { color in { s.paint($0, color) } })
-                case .trend: return .init(text(p, i), paint: { s.paint($0, .named(.cyan)) })
-                default: return .init(text(p, i))
+            table.add(parts.indices.map { k in
+                switch parts[k] {
+                case .label: return .init(cells[k][i], paint: labels[i].1.map { color in { s.paint($0, color) } })
+                case .trend: return .init(cells[k][i], paint: { s.paint($0, .named(.cyan)) })
+                case .bar: return .init("")
+                default: return .init(cells[k][i])
                 }
             })
         }
