@@ -30,6 +30,8 @@ public struct StringTable: Sendable {
     private var keyBytes: [UInt8] = []
     private var keyStarts = Offsets([0, 0])
     public let caseInsensitive: Bool
+    /// What `merge`'s reads made ahead of its inserts loaded: kept, so that they are made at all.
+    private var touched: UInt64 = 0
 
     public init(caseInsensitive: Bool = false) {
         self.caseInsensitive = caseInsensitive
@@ -118,9 +120,24 @@ public struct StringTable: Sendable {
             keyBytes.reserveCapacity(keyBytes.count + other.keyBytes.count)
             keyStarts.reserveCapacity(keyStarts.count + other.count)
         }
+        // The slots are read sixteen at a time, sixteen inserts ahead of those that start there. With a million texts the slots
+        // do not fit in the cache, and reads that do not wait on each other wait for memory together, where one
+        // insert after another waits in turn. (The table grew up front: the slots stay where they are read.)
+        var seen: UInt64 = 0
+        defer { touched ^= seen }
         other.bytes.withUnsafeBufferPointer { display in
             other.withKeys { keys, keyStarts in
                 for id in 1...other.count {
+                    if id & 15 == 1 {
+                        // The sixteen after these (and, to begin with, these).
+                        slots.withUnsafeBufferPointer { slots in
+                            var k = id == 1 ? 1 : id + 16
+                            while k < min(id + 32, other.count + 1) {
+                                seen ^= slots[Int(tops[k] >> UInt32(32 - slotBits))]
+                                k += 1
+                            }
+                        }
+                    }
                     let text = UnsafeBufferPointer(rebasing: display[other.starts[id]..<other.starts[id + 1]])
                     let key = UnsafeBufferPointer(rebasing: keys[keyStarts[id]..<keyStarts[id + 1]])
                     map[id] = insert(key: key, display: text, top: UInt64(tops[id]))

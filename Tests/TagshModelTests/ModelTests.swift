@@ -97,6 +97,19 @@ struct StringTableTests {
         for id in theirs.ids { #expect(mine.id(of: theirs[id]) == expected[Int(id)]) }
         #expect(mine.intern("brand new") == UInt32(oneByOne.count + 1))
     }
+
+    /// `merge` reads slots sixteen ahead of its inserts: every size around a multiple of sixteen merges as one by one.
+    @Test(arguments: [1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 49, 500])
+    func mergeOfEverySizeIsInterningInOrder(_ size: Int) {
+        var mine = StringTable(), theirs = StringTable()
+        for i in 0..<40 { _ = mine.intern("m\(i)") }
+        for i in 0..<size { _ = theirs.intern("m\(size - i)") }
+        var oneByOne = mine
+        let expected = [UInt32(0)] + theirs.ids.map { oneByOne.intern(theirs[$0]) }
+        #expect(mine.merge(theirs) == expected)
+        #expect(mine.count == oneByOne.count)
+        for id in theirs.ids { #expect(mine.id(of: theirs[id]) == expected[Int(id)]) }
+    }
 }
 
 /// The intern tables' offsets: 32 bits while they fit, full once one does not, read the same either way.
