@@ -34,7 +34,7 @@ let package = Package(
             ]
         ),
         // Benchmarks; built, never run by the tests.
-        .executableTarget(name: "tagsh-bench", dependencies: ["TagshShell"]),
+        .executableTarget(name: "tagsh-bench", dependencies: ["TagshShell", "TagshTerminal"]),
         // Fuzzing: the targets (replayed by the tests) and the libFuzzer driver (scripts/fuzz).
         .target(name: "TagshFuzzTargets", dependencies: ["TagshFormats", "TagshQuery", "TagshModel", "TagshShell"]),
         .executableTarget(name: "tagsh-fuzz", dependencies: ["TagshFuzzTargets"]),
@@ -44,7 +44,8 @@ let package = Package(
                     resources: [.copy("Regressions")]),
         .testTarget(name: "TagshFormatsTests", dependencies: ["TagshFormats", "TagshModel"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel", "TagshQuery", "TagshFormats", "TagshRules"],
+        .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel", "TagshQuery", "TagshFormats", "TagshRules",
+                                                            "TagshTerminal"],
                     resources: [.copy("Transcripts")]),
     ]
 )

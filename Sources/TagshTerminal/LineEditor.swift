@@ -159,8 +159,26 @@ public final class LineEditor {
             return UInt8(CC_REFRESH)
         }
         guard isSecondTab else { return UInt8(CC_REFRESH_BEEP) }
+        if offer.candidates.count > LineEditor.listWithoutAsking && !confirmList(offer.candidates.count) {
+            return UInt8(CC_REDISPLAY)
+        }
         listCandidates(offer.candidates)
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// More candidates than this are listed only once the person says so, as readline asks (its
+    /// `completion-query-items`): a `desc:` Tab on a ledger of a million descriptions would print them all.
+    static let listWithoutAsking = 100
+
+    /// Asks `Display all N possibilities? (y or n)` and reads one key: `y`, `Y` or Space lists them.
+    func confirmList(_ count: Int) -> Bool {
+        let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout()
+        fputs("\nDisplay all \(count) possibilities? (y or n)", fp)
+        fflush(fp)
+        var c: CChar = 0
+        let yes = el_getc(el, &c) == 1 && (c == 0x79 || c == 0x59 || c == 0x20)
+        if !yes { fputs("\n", fp); fflush(fp) }
+        return yes
     }
 
     static func writeToTerminal(_ s: String) {
@@ -234,6 +252,11 @@ public final class LineEditor {
     /// The longest common prefix, by characters so UTF-8 is never cut in half;
     /// case-insensitive, keeping the first candidate's spelling.
     public static func longestCommonPrefix(_ strings: [String]) -> String {
+        asciiCommonPrefix(strings) ?? characterCommonPrefix(strings)
+    }
+
+    /// `longestCommonPrefix` by `Character`, for any text.
+    static func characterCommonPrefix(_ strings: [String]) -> String {
         guard var prefix = strings.first.map(Array.init) else { return "" }
         for s in strings.dropFirst() {
             let chars = Array(s)
@@ -242,6 +265,36 @@ public final class LineEditor {
             prefix = Array(prefix.prefix(n))
         }
         return String(prefix)
+    }
+}
+
+extension LineEditor {
+    /// `longestCommonPrefix` read as bytes, when every byte it compares is printable ASCII (where a byte is a
+    /// character, and its lower case is ASCII's); nil when one is not, or when a candidate goes on past the
+    /// prefix with a byte beyond ASCII (a combining mark would make one character of the last one). With tens
+    /// of thousands of candidates, an array of `Character` each was most of a Tab.
+    static func asciiCommonPrefix(_ strings: [String]) -> String? {
+        guard let first = strings.first else { return "" }
+        let prefix = Array(first.utf8)
+        guard prefix.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        func fold(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
+        var n = prefix.count
+        for s in strings.dropFirst() {
+            var copy = s
+            let common = copy.withUTF8 { b -> Int? in
+                var k = 0
+                while k < n && k < b.count {
+                    let x = b[k]
+                    guard x >= 0x20 && x < 0x7F else { return nil }
+                    if fold(x) != fold(prefix[k]) { break }
+                    k += 1
+                }
+                return k < b.count && b[k] >= 0x80 ? nil : k
+            }
+            guard let common else { return nil }
+            n = common
+        }
+        return String(decoding: prefix[..<n], as: UTF8.self)
     }
 }
 

@@ -5,12 +5,13 @@
 //   .build/release/tagsh-bench FILE [COMMAND...]
 //
 // The file is copied and opened first. With no COMMAND it runs a standard set. `complete:TEXT` times one
-// completion of TEXT instead of running it; `trim` returns freed heap to the system (the rss after it
+// completion of TEXT instead of running it (its candidates and their common prefix, as a Tab takes them); `trim` returns freed heap to the system (the rss after it
 // is what is live); `warm` rebuilds the completion
 // lists as the prompt does after each command. Prints each command's wall time and
 // the resident memory (VmRSS, VmHWM from /proc/self/status) after it.
 import Foundation
 import TagshShell
+import TagshTerminal
 
 /// glibc's `malloc_trim`, which the Glibc module does not export.
 @_silgen_name("malloc_trim") func mallocTrim(_ pad: Int) -> Int32
@@ -87,8 +88,10 @@ for command in commands {
         // What the prompt does after each command: rebuild the completion lists.
         _ = session.completionData()
     } else if command.hasPrefix("complete:") {
-        let found = completer.complete(String(command.dropFirst(9))).candidates.count
-        if found == 0 { status = .failed(1) }
+        // As the line editor takes a Tab: the candidates, then their longest common prefix.
+        let found = completer.complete(String(command.dropFirst(9))).candidates
+        _ = LineEditor.longestCommonPrefix(found)
+        if found.isEmpty { status = .failed(1) }
     } else {
         status = session.execute(command)
     }

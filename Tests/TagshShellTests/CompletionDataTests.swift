@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TagshModel
 @testable import TagshShell
+@testable import TagshTerminal
 
 /// What Tab offers is worked out from counts kept up to date by each step, and from descriptions ranked once:
 /// both must say what counting the ledger afresh says.
@@ -77,6 +78,64 @@ struct CompletionDataTests {
         let offered = try #require(demo.completionData()?.merchantNames)
         for prefix in ["", "s", "st", "A", "am", "uber", "q"] {
             #expect(offered.matching(prefix) == ranked.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }, "\(prefix)")
+        }
+    }
+
+    /// Names are matched within the group of the typed first byte and the group beyond ASCII: the same as
+    /// filtering every name as strings, where the case folds or composes across groups (the Kelvin sign, a
+    /// decomposed é), from every first byte.
+    @Test func descriptionsMatchAcrossFirstByteGroups() {
+        let list = ["\u{212A}ELVIN", "kiosk", "Kebab", "e\u{301}cole", "École", "ecole", "İSTANBUL", "istanbul", "Ístria",
+                    "ßtrasse", "ss", "123 MAIN", "_under", "[bracket", "{brace}", "\"quoted\"", "a b", "Zeta", "zulu", "日本",
+                    "ǅungla", "ǆ", "Ǆ", "\u{1F600} smile", "~tilde", "@at", "ＡＢＣ", "abc"]
+        let names = MerchantNames(list)
+        let typed = ["", "k", "K", "\u{212A}", "e", "é", "e\u{301}", "É", "ec", "i", "İ", "ı", "ß", "s", "ss", "1", "_", "[", "{",
+                     "\"", "a", "a ", "z", "Z", "日", "ǆ", "ǅ", "\u{1F600}", "~", "@", "ａ", "ａｂ", "x", "ab", "abc", "abcd"]
+        // Every name read as the matching has always read one: ASCII bytes compared folded, else as strings.
+        func matches(_ name: String, _ t: String) -> Bool {
+            var copy = name
+            return copy.withUTF8 { Completer.asciiPrefixMatch($0, Array(t.lowercased().utf8)) } ?? name.lowercased().hasPrefix(t.lowercased())
+        }
+        for t in typed {
+            #expect(names.matching(t) == list.filter { matches($0, t) }, "\(t)")
+        }
+        #expect(names.matching("k") == ["\u{212A}ELVIN", "kiosk", "Kebab"])
+    }
+
+    /// A `desc:` completion's words are made from the names' bytes at once: the same words as quoting each name.
+    @Test func descriptionWordsAreQuotedAsNames() {
+        let list = ["STARBUCKS 1", "plain", "say \"hi\"", "back\\slash", "semi;colon", "brace{", "café au lait", "tab\there", "o'neil",
+                    "$dollar", "(paren)", "日本", "comma,", "`tick`"]
+        let completer = Completer(listDirectory: { _ in [] })
+        let names = MerchantNames(list)
+        for lead in ["", "-", "(", "-("] {
+            let head = Array((lead + "desc:").utf8)
+            #expect(names.matching("") { completer.quotedWord(head, $0) } == list.map { lead + "desc:" + completer.quoted($0) })
+        }
+    }
+
+    /// The common prefix of Tab's candidates read as bytes, where it can be, is the one read by `Character`;
+    /// case folded, the first candidate's spelling kept.
+    @Test func commonPrefixAsBytesIsTheCharacterOne() {
+        let sets: [[String]] = [
+            ["desc:\"CINEMA AMSTERDAM 01", "desc:\"CINEMA AMSTERDAM 02", "desc:\"cinema berlin"],
+            ["Starbucks", "STARBUCKS 2", "starbucks"], ["abc"], [], ["abc", "abd", ""], ["ab", "abe\u{301}x"],
+            ["abe", "abe\u{301}"], ["abé", "abe"], ["ab\r\n", "ab\r"], ["x\u{212A}", "xk"], ["tag:trip/paris", "tag:trip:lisbon"],
+            ["日本", "日本語"], ["a\u{301}", "a"], ["same", "same", "same"], ["Zz", "zZ", "ZZtop"],
+        ]
+        for set in sets {
+            #expect(LineEditor.longestCommonPrefix(set) == LineEditor.characterCommonPrefix(set), "\(set)")
+        }
+        #expect(LineEditor.asciiCommonPrefix(sets[0]) == "desc:\"CINEMA ")
+        #expect(LineEditor.asciiCommonPrefix(sets[1]) == "Starbucks")
+        var g = SystemRandomNumberGenerator()
+        let alphabet = ["a", "A", "b", "B", " ", "\"", "e\u{301}", "é", "\u{212A}", "k", "ß"]
+        for _ in 0..<300 {
+            let stem = (0..<Int.random(in: 0...4, using: &g)).map { _ in alphabet.randomElement(using: &g)! }.joined()
+            let set = (0..<Int.random(in: 1...5, using: &g)).map { _ in
+                stem + (0..<Int.random(in: 0...3, using: &g)).map { _ in alphabet.randomElement(using: &g)! }.joined()
+            }
+            #expect(LineEditor.longestCommonPrefix(set) == LineEditor.characterCommonPrefix(set), "\(set)")
         }
     }
 }
