@@ -79,8 +79,10 @@ struct Grouping {
     private var colors: [Color?] = []
     /// Category id → key.
     private var categoryKey: [Int] = []
-    /// Tag set id → its keys, each once.
-    private var tagSetKeys: [[Int]] = []
+    /// By tag: each tag set's keys (its tags rolled up, each once; `[0]` for the empty set), one run of them, set
+    /// `s`'s at `tagSetKeys[tagSetKeyStart[s]..<tagSetKeyStart[s + 1]]`. Not an array a set: the merchants shape
+    /// has a million sets, and allocating an array each was most of a `summary by tag`.
+    private var tagSetKeys: [Int32] = [], tagSetKeyStart: [Int32] = []
     /// By file: the open files' names and each row's id into them.
     private var files: (values: StringTable, ids: [UInt32])?
 
@@ -107,10 +109,16 @@ struct Grouping {
         case .tag:
             var tagKey = [Int](repeating: 0, count: Int(ledger.tags.count) + 1)
             for id in ledger.tags.ids { tagKey[Int(id)] = key(ledger.tags[id], shown: TextSafety.sanitize(ledger.tags[id]), color: nil) }
-            tagSetKeys = (0..<ledger.tagSets.count).map { s in
-                var keys: [Int] = []
-                for t in ledger.tagSets[UInt32(s)] where !keys.contains(tagKey[Int(t)]) { keys.append(tagKey[Int(t)]) }
-                return keys.isEmpty ? [0] : keys
+            tagSetKeyStart.reserveCapacity(ledger.tagSets.count + 1)
+            tagSetKeys.reserveCapacity(ledger.tagSets.memberCount + 1)
+            tagSetKeyStart.append(0)
+            for s in 0..<ledger.tagSets.count {
+                let start = tagSetKeys.count
+                for t in ledger.tagSets[UInt32(s)] where !tagSetKeys[start...].contains(Int32(tagKey[Int(t)])) {
+                    tagSetKeys.append(Int32(tagKey[Int(t)]))
+                }
+                if tagSetKeys.count == start { tagSetKeys.append(0) }
+                tagSetKeyStart.append(Int32(tagSetKeys.count))
             }
         default: break
         }
@@ -144,7 +152,9 @@ struct Grouping {
     func forEachKey(_ row: Int, _ ledger: Ledger, _ body: (Int) -> Void) {
         switch dimension {
         case .category: body(categoryKey[Int(ledger.category[row])])
-        case .tag: for k in tagSetKeys[Int(ledger.tagSet[row])] { body(k) }
+        case .tag:
+            let s = Int(ledger.tagSet[row])
+            for i in Int(tagSetKeyStart[s])..<Int(tagSetKeyStart[s + 1]) { body(Int(tagSetKeys[i])) }
         case .intent: body(Int(ledger.intent[row]))
         case .merchant: body(Int(ledger.merchant[row]))
         case .account: body(Int(ledger.account[row]))
