@@ -5,6 +5,7 @@
 
 #include <histedit.h>
 #include <stdio.h>
+#include <wchar.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -44,6 +45,10 @@ static inline int tagsh_history_setunique(History *h, int on) { HistEvent ev; re
 static inline int tagsh_history_load(History *h, const char *path) { HistEvent ev; return history(h, &ev, H_LOAD, path); }
 static inline int tagsh_history_save(History *h, const char *path) { HistEvent ev; return history(h, &ev, H_SAVE, path); }
 static inline int tagsh_history_enter(History *h, const char *line) { HistEvent ev; return history(h, &ev, H_ENTER, line); }
+
+/// The columns a character takes on the terminal (libedit's own measure); -1 for one that is not printable.
+int wcwidth(wchar_t c);
+static inline int tagsh_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
 
 static inline FILE *tagsh_stdin(void) { return stdin; }
 static inline FILE *tagsh_stdout(void) { return stdout; }

@@ -86,7 +86,13 @@ public final class LineEditor {
         // The terminal marks pasted text while a line is read (and only then: a pager or an editor does not want it).
         LineEditor.writeToTerminal("\u{1B}[?2004h")
         defer { LineEditor.writeToTerminal("\u{1B}[?2004l") }
-        guard let cLine = el_gets(el, &count) else {
+        interruptedInCallback = false
+        let read = el_gets(el, &count)
+        if interruptedInCallback {
+            interruptedInCallback = false
+            return .interrupted
+        }
+        guard let cLine = read else {
             if count == -1 && errno == EINTR { return .interrupted }
             // Ctrl-C during Ctrl-R search: libedit's em-inc-search-prev takes
             // the failed read for end of file and returns count 0, as Ctrl-D
@@ -159,25 +165,75 @@ public final class LineEditor {
             return UInt8(CC_REFRESH)
         }
         guard isSecondTab else { return UInt8(CC_REFRESH_BEEP) }
-        if offer.candidates.count > LineEditor.listWithoutAsking && !confirmList(offer.candidates.count) {
-            return UInt8(CC_REDISPLAY)
+        let rows = editRows(info)
+        if offer.candidates.count > LineEditor.listWithoutAsking {
+            switch confirmList(offer.candidates.count, rows) {
+            case true?: break
+            case false?: return UInt8(CC_REDISPLAY)
+            case nil:
+                // Ctrl-C at the question: the line ends as Ctrl-C at the prompt ends it (libedit, whose read it
+                // interrupted, would otherwise keep reading with its handler gone, and take no Ctrl-C after it).
+                interruptedInCallback = true
+                return UInt8(CC_NEWLINE)
+            }
         }
-        listCandidates(offer.candidates)
+        listCandidates(offer.candidates, rows, afterQuestion: offer.candidates.count > LineEditor.listWithoutAsking)
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// Set when Ctrl-C answered a question inside a key's callback: `readLine` reports the line as interrupted.
+    var interruptedInCallback = false
+
+    /// The rows the line takes on the screen below the prompt's: the cursor's, and the last (the line wraps at the
+    /// terminal's width). After a list is printed, libedit redraws the line by moving up as many rows as the
+    /// cursor's from where it thinks the cursor is; printing is started below the last row, and that many lines
+    /// are left after it, so the redrawn line lands below the list rather than over its last rows.
+    func editRows(_ info: LineInfo) -> (cursor: Int, last: Int) {
+        guard let buffer = info.buffer, let cursor = info.cursor, let last = info.lastchar else { return (0, 0) }
+        let width = max(1, columns)
+        func cells(_ text: String) -> Int { text.unicodeScalars.reduce(0) { $0 + max(0, Int(tagsh_wcwidth($1.value))) } }
+        func text(_ end: UnsafePointer<CChar>) -> String {
+            String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: end - buffer),
+                   as: UTF8.self)
+        }
+        let prompt = promptBuffer.map { cells(String(cString: $0)) } ?? 0
+        return ((prompt + cells(text(cursor))) / width, (prompt + cells(text(last))) / width)
+    }
+
+    /// Moves from the cursor's row to below the line's last row, where output may start.
+    func leaveLine(_ rows: (cursor: Int, last: Int), _ fp: UnsafeMutablePointer<FILE>) {
+        fputs(String(repeating: "\n", count: rows.last - rows.cursor + 1), fp)
+    }
+
+    /// After output that ended a line: the lines libedit moves up over before it redraws the line (see `editRows`).
+    func makeRoomForRedraw(_ rows: (cursor: Int, last: Int), _ fp: UnsafeMutablePointer<FILE>) {
+        fputs(String(repeating: "\n", count: rows.cursor), fp)
+        fflush(fp)
     }
 
     /// More candidates than this are listed only once the person says so, as readline asks (its
     /// `completion-query-items`): a `desc:` Tab on a ledger of a million descriptions would print them all.
     static let listWithoutAsking = 100
 
-    /// Asks `Display all N possibilities? (y or n)` and reads one key: `y`, `Y` or Space lists them.
-    func confirmList(_ count: Int) -> Bool {
-        let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout()
-        fputs("\nDisplay all \(count) possibilities? (y or n)", fp)
+    /// Asks `Display all N possibilities? (y or n)` and reads one key: `y`, `Y` or Space lists them; nil when
+    /// Ctrl-C interrupted the question.
+    func confirmList(_ count: Int, _ rows: (cursor: Int, last: Int)) -> Bool? {
+        guard let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout() else { return false }
+        leaveLine(rows, fp)
+        fputs("Display all \(count) possibilities? (y or n)", fp)
         fflush(fp)
         var c: CChar = 0
-        let yes = el_getc(el, &c) == 1 && (c == 0x79 || c == 0x59 || c == 0x20)
-        if !yes { fputs("\n", fp); fflush(fp) }
+        let read = el_getc(el, &c)
+        if read != 1 && Interrupt.wasRequested {
+            fputs("\n", fp)
+            fflush(fp)
+            return nil
+        }
+        let yes = read == 1 && (c == 0x79 || c == 0x59 || c == 0x20)
+        // The list starts on the line after the question; or, for no, the line is redrawn there.
+        fputs("\n", fp)
+        if !yes { makeRoomForRedraw(rows, fp) }
+        fflush(fp)
         return yes
     }
 
@@ -231,11 +287,14 @@ public final class LineEditor {
         el_insertstr(el, text)
     }
 
-    func listCandidates(_ candidates: [String]) {
+    /// Prints the candidates in columns below the line (or below the question that asked for them).
+    func listCandidates(_ candidates: [String], _ rows: (cursor: Int, last: Int), afterQuestion: Bool = false) {
+        guard let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout() else { return }
+        if !afterQuestion { leaveLine(rows, fp) }
         let width = max(20, columns)
         let cell = min(width, (candidates.map { $0.count }.max() ?? 0) + 2)
         let perLine = max(1, width / cell)
-        var out = "\n"
+        var out = ""
         for (i, c) in candidates.enumerated() {
             out += c
             if (i + 1) % perLine == 0 || i == candidates.count - 1 {
@@ -244,9 +303,8 @@ public final class LineEditor {
                 out += String(repeating: " ", count: cell - c.count)
             }
         }
-        let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout()
         fputs(out, fp)
-        fflush(fp)
+        makeRoomForRedraw(rows, fp)
     }
 
     /// The longest common prefix, by characters so UTF-8 is never cut in half;
