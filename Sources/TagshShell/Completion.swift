@@ -39,7 +39,7 @@ public struct MerchantNames: Sendable {
     /// By id: its place in `ranked` (`UInt32.max`: no transaction has it, as after an undone import).
     private var place: [UInt32] = []
     /// The ids offered, grouped by their first byte with ASCII letters folded to lower case (and, last, those
-    /// that begin beyond ASCII), in id order within each group: `byFirst[byteStart[b]..<byteStart[b + 1]]`. A
+    /// that begin beyond ASCII; an empty name, which no typed prefix matches, in none), in id order within each group: `byFirst[byteStart[b]..<byteStart[b + 1]]`. A
     /// typed prefix is matched against its first byte's group and the group beyond ASCII only: `desc:cin` read
     /// a million names where about one in twenty can match.
     private var byFirst: [UInt32] = []
@@ -101,7 +101,7 @@ public struct MerchantNames: Sendable {
         for g in 1..<count.count { count[g] += count[g - 1] }
         byteStart = count
         byFirst = [UInt32](repeating: 0, count: count[129])
-        for id in names.ids where Int(id) < place.count && place[Int(id)] != .max {
+        for id in names.ids where Int(id) < place.count && place[Int(id)] != .max && !names.withUTF8(id, { $0.isEmpty }) {
             let g = Int(groups[Int(id)])
             byFirst[count[g]] = id
             count[g] += 1
@@ -425,8 +425,13 @@ public struct Completer {
         return "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
     }
 
-    /// `head` then `name` as `quoted` writes it, made from the bytes at once.
+    /// `head` then `name` as `quoted` writes it, made from the bytes at once. (`quoted` escapes a quote or a
+    /// backslash that is a character of its own: one a combining mark follows is not, so a name beyond ASCII
+    /// that holds either goes through `quoted`.)
     func quotedWord(_ head: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> String {
+        if name.contains(where: { $0 >= 0x80 }) && name.contains(where: { $0 == 0x22 || $0 == 0x5C }) {
+            return String(decoding: head, as: UTF8.self) + quoted(String(decoding: name, as: UTF8.self))
+        }
         let plain = !name.isEmpty && !name.contains { Completer.needsQuoting[Int($0)] }
         return String(unsafeUninitializedCapacity: head.count + name.count * (plain ? 1 : 2) + 2) { out in
             var n = 0

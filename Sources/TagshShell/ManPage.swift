@@ -68,9 +68,10 @@ public enum ManPage {
             Tab completes commands, options, rule names, files, tags, categories and query values, most used first.
             A value is offered in double quotes when it holds a space, a quote, a brace or another character the line
             reads as syntax, and what is already typed is read as the line will be, quotes and backslash escapes undone.
-            Several matches insert their longest common prefix, and a second Tab lists them; more than 100 are listed
-            only after \\fBDisplay all N possibilities? (y or n)\\fR is answered \\fBy\\fR (or Space), as readline asks;
-            any other key leaves the line as it was, and Ctrl-C clears it.
+            Several matches insert their longest common prefix, and a second Tab lists them; 100 or more are listed
+            only after \\fBDisplay all N possibilities? (y or n)\\fR is answered \\fBy\\fR (or Space), as readline asks.
+            \\fBn\\fR, Delete or Enter leaves the line as it was, other keys ring the bell and the question waits, and
+            Ctrl-C clears the line.
             .PP
             Pasted text arrives as it was copied (bracketed paste): a pasted Tab is a Tab, and pasted lines run one
             after another on Enter. Ctrl-X Ctrl-E opens the line in \\fB$VISUAL\\fR or \\fB$EDITOR\\fR;

@@ -166,7 +166,7 @@ public final class LineEditor {
         }
         guard isSecondTab else { return UInt8(CC_REFRESH_BEEP) }
         let rows = editRows(info)
-        if offer.candidates.count > LineEditor.listWithoutAsking {
+        if offer.candidates.count >= LineEditor.askFrom {
             switch confirmList(offer.candidates.count, rows) {
             case true?: break
             case false?: return UInt8(CC_REDISPLAY)
@@ -177,7 +177,7 @@ public final class LineEditor {
                 return UInt8(CC_NEWLINE)
             }
         }
-        listCandidates(offer.candidates, rows, afterQuestion: offer.candidates.count > LineEditor.listWithoutAsking)
+        listCandidates(offer.candidates, rows, afterQuestion: offer.candidates.count >= LineEditor.askFrom)
         return UInt8(CC_REDISPLAY)
     }
 
@@ -211,9 +211,9 @@ public final class LineEditor {
         fflush(fp)
     }
 
-    /// More candidates than this are listed only once the person says so, as readline asks (its
+    /// From this many candidates on, they are listed only once the person says so, as readline asks (its
     /// `completion-query-items`): a `desc:` Tab on a ledger of a million descriptions would print them all.
-    static let listWithoutAsking = 100
+    static let askFrom = 100
 
     /// Asks `Display all N possibilities? (y or n)` and reads one key: `y`, `Y` or Space lists them; nil when
     /// Ctrl-C interrupted the question.
@@ -222,19 +222,67 @@ public final class LineEditor {
         leaveLine(rows, fp)
         fputs("Display all \(count) possibilities? (y or n)", fp)
         fflush(fp)
-        var c: CChar = 0
-        let read = el_getc(el, &c)
-        if read != 1 && Interrupt.wasRequested {
-            fputs("\n", fp)
-            fflush(fp)
-            return nil
+        // As readline answers: y, Y or Space lists them; n, N, Delete, Backspace, Enter, Ctrl-G or Ctrl-D does
+        // not; another key rings the bell and the question waits. A key that sends a sequence (an arrow, a
+        // paste) is read whole, so none of it lands on the line.
+        var yes: Bool?
+        while yes == nil {
+            var c: CChar = 0
+            guard el_getc(el, &c) == 1 else {
+                if Interrupt.wasRequested {
+                    fputs("\n", fp)
+                    fflush(fp)
+                    return nil
+                }
+                yes = false
+                break
+            }
+            switch UInt8(bitPattern: c) {
+            case 0x79, 0x59, 0x20: yes = true
+            case 0x6E, 0x4E, 0x7F, 0x08, 0x0D, 0x0A, 0x07, 0x04: yes = false
+            case 0x1B:
+                skipEscapeSequence()
+                fputs("\u{07}", fp)
+                fflush(fp)
+            default:
+                fputs("\u{07}", fp)
+                fflush(fp)
+            }
         }
-        let yes = read == 1 && (c == 0x79 || c == 0x59 || c == 0x20)
         // The list starts on the line after the question; or, for no, the line is redrawn there.
         fputs("\n", fp)
-        if !yes { makeRoomForRedraw(rows, fp) }
+        if yes != true { makeRoomForRedraw(rows, fp) }
         fflush(fp)
         return yes
+    }
+
+    /// Reads the rest of a sequence that began with ESC, from the bytes already waiting (a lone Escape is a key of
+    /// its own): `ESC [ ... final` or `ESC O x`, and a bracketed paste up to its end mark.
+    func skipEscapeSequence() {
+        func next() -> UInt8? {
+            var p = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 50) == 1 else { return nil }
+            var c: CChar = 0
+            return el_getc(el, &c) == 1 ? UInt8(bitPattern: c) : nil
+        }
+        guard let kind = next(), kind == 0x5B || kind == 0x4F else { return }
+        var body: [UInt8] = []
+        while let b = next() {
+            if kind == 0x4F || (0x40...0x7E).contains(b) {
+                body.append(b)
+                break
+            }
+            body.append(b)
+        }
+        guard kind == 0x5B && body == Array("200~".utf8) else { return }
+        // A paste: everything up to ESC [ 2 0 1 ~.
+        let end: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]
+        var tail: [UInt8] = []
+        while let b = next() {
+            tail.append(b)
+            if tail.count > end.count { tail.removeFirst() }
+            if tail == end { return }
+        }
     }
 
     static func writeToTerminal(_ s: String) {

@@ -87,7 +87,7 @@ struct CompletionDataTests {
     @Test func descriptionsMatchAcrossFirstByteGroups() {
         let list = ["\u{212A}ELVIN", "kiosk", "Kebab", "e\u{301}cole", "École", "ecole", "İSTANBUL", "istanbul", "Ístria",
                     "ßtrasse", "ss", "123 MAIN", "_under", "[bracket", "{brace}", "\"quoted\"", "a b", "Zeta", "zulu", "日本",
-                    "ǅungla", "ǆ", "Ǆ", "\u{1F600} smile", "~tilde", "@at", "ＡＢＣ", "abc"]
+                    "ǅungla", "ǆ", "Ǆ", "\u{1F600} smile", "~tilde", "@at", "ＡＢＣ", "", "abc"]
         let names = MerchantNames(list)
         let typed = ["", "k", "K", "\u{212A}", "e", "é", "e\u{301}", "É", "ec", "i", "İ", "ı", "ß", "s", "ss", "1", "_", "[", "{",
                      "\"", "a", "a ", "z", "Z", "日", "ǆ", "ǅ", "\u{1F600}", "~", "@", "ａ", "ａｂ", "x", "ab", "abc", "abcd"]
@@ -100,12 +100,14 @@ struct CompletionDataTests {
             #expect(names.matching(t) == list.filter { matches($0, t) }, "\(t)")
         }
         #expect(names.matching("k") == ["\u{212A}ELVIN", "kiosk", "Kebab"])
+        #expect(names.matching("a") == ["a b", "abc"])
+        #expect(MerchantNames([""]).matching("a").isEmpty && MerchantNames([""]).matching("") == [""])
     }
 
     /// A `desc:` completion's words are made from the names' bytes at once: the same words as quoting each name.
     @Test func descriptionWordsAreQuotedAsNames() {
         let list = ["STARBUCKS 1", "plain", "say \"hi\"", "back\\slash", "semi;colon", "brace{", "café au lait", "tab\there", "o'neil",
-                    "$dollar", "(paren)", "日本", "comma,", "`tick`"]
+                    "$dollar", "(paren)", "日本", "comma,", "`tick`", "Joe\"\u{301}s Bar", "a\\\u{301}b", "Café \"Q\"", ""]
         let completer = Completer(listDirectory: { _ in [] })
         let names = MerchantNames(list)
         for lead in ["", "-", "(", "-("] {
@@ -128,7 +130,14 @@ struct CompletionDataTests {
         }
         #expect(LineEditor.asciiCommonPrefix(sets[0]) == "desc:\"CINEMA ")
         #expect(LineEditor.asciiCommonPrefix(sets[1]) == "Starbucks")
-        var g = SystemRandomNumberGenerator()
+        struct Seeded: RandomNumberGenerator {
+            var state: UInt64
+            mutating func next() -> UInt64 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return state ^ (state >> 29)
+            }
+        }
+        var g = Seeded(state: 42)
         let alphabet = ["a", "A", "b", "B", " ", "\"", "e\u{301}", "é", "\u{212A}", "k", "ß"]
         for _ in 0..<300 {
             let stem = (0..<Int.random(in: 0...4, using: &g)).map { _ in alphabet.randomElement(using: &g)! }.joined()
