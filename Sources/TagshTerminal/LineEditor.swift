@@ -215,8 +215,8 @@ public final class LineEditor {
     /// `completion-query-items`): a `desc:` Tab on a ledger of a million descriptions would print them all.
     static let askFrom = 100
 
-    /// Asks `Display all N possibilities? (y or n)` and reads one key: `y`, `Y` or Space lists them; nil when
-    /// Ctrl-C interrupted the question.
+    /// Asks `Display all N possibilities? (y or n)` and reads keys until one answers it: true to list them, false
+    /// not to, nil when Ctrl-C interrupted the question.
     func confirmList(_ count: Int, _ rows: (cursor: Int, last: Int)) -> Bool? {
         guard let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout() else { return false }
         leaveLine(rows, fp)
