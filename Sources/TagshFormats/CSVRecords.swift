@@ -46,6 +46,9 @@ extension CSVReader {
 
     /// Below this many bytes of records a file is read on one core: a second thread would cost more than it saves.
     static let parallelThreshold = 4 << 20
+    /// From how many tag sets a reading collects the new ones to intern them at once (see `parseRecords`): 65,536
+    /// sets have 131,072 slots, a megabyte. Below it, collecting them only costs.
+    static let batchTagSetsFrom = 1 << 16
 
     /// Reads every record from `start` to the end of the file into `st`.
     ///
@@ -169,6 +172,23 @@ extension CSVReader {
             swap(&tagSetOfRaw, &st.tagSetOfRaw); swap(&categoryOfRaw, &st.categoryOfRaw); swap(&intentOfRaw, &st.intentOfRaw)
         }
 
+        // Once most rows' tags are a set of their own (see `cacheRawTags`) and the sets are many (their slots no
+        // longer fit in the cache), the rest are interned all at once when these records are read
+        // (`TagSetTable.intern(all:)`, in the order of their slots: one after another, each new set of a million
+        // waited on its slot), with the same ids; meanwhile a row holds its set's pending index with the top bit set. (Resolved in a `defer`, not a nested function: a function capturing
+        // `ledger` would box it, and check every access to it in this loop.)
+        let pendingMark: UInt32 = 1 << 31
+        var pendingSets = PendingTagSets(), firstPendingRow = -1
+        defer {
+            if pendingSets.count > 0 {
+                let ids = ledger.tagSets.intern(all: pendingSets)
+                ledger.tagSet.withUnsafeMutableBufferPointer { column in
+                    for r in firstPendingRow..<column.count where column[r] & pendingMark != 0 {
+                        column[r] = ids[Int(column[r] & ~pendingMark)]
+                    }
+                }
+            }
+        }
         while scanner.pos < limit {
             let recordStart = scanner.pos
             let recordLine = scanner.line
@@ -356,7 +376,13 @@ extension CSVReader {
                 var tagSet: UInt32 = 0
                 if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f), !cacheRawTags {
                     internTags(f, into: &ledger.tags, ids: &tagIDs)
-                    tagSet = ledger.tagSets.intern(tagIDs)
+                    // (The table does not grow while sets are collected: once collecting starts, it goes on.)
+                    if ledger.tagSets.count < CSVReader.batchTagSetsFrom {
+                        tagSet = ledger.tagSets.intern(tagIDs)
+                    } else {
+                        if firstPendingRow < 0 { firstPendingRow = ledger.count }
+                        tagSet = pendingMark | UInt32(pendingSets.append(tagIDs))
+                    }
                 } else if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f) {
                     if rawTags.count == 4096 && ledger.count < 8192 {
                         // Most lists differ (every row its own tags): looking each up as a whole first only costs.

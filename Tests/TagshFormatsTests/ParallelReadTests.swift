@@ -79,3 +79,48 @@ struct ParallelReadTests {
         }
     }
 }
+
+/// Once most rows' tags are a set of their own, a CSV reader interns the sets of the rest all at once
+/// (`TagSetTable.intern(all:)`): the ids, the table and each row's tags must be what interning each row's tags
+/// one after another gives, on one core and on two.
+struct BatchedTagSetTests {
+    /// Rows whose tags are distinct for the first 9,000 (which turns the raw lists' cache off), then repeats of earlier sets,
+    /// sets that differ only in case or order, empty ones (`;`), and new ones.
+    static func tags(_ i: Int) -> String {
+        if i < 9_000 { return "t\(i);common" }
+        switch i % 6 {
+        case 0: return "t\(i % 9_000);common"
+        case 1: return "COMMON;T\(i % 9_000)"
+        case 2: return " ; "
+        case 3: return "n\(i);x\(i % 13);Common"
+        case 4: return "x\(i % 13);n\(i - 1)"
+        default: return "common;t\((i * 7) % 9_000);COMMON"
+        }
+    }
+
+    /// 20,000 rows make 15,667 sets (none collected); 200,000 make 75,667, from `CSVReader.batchTagSetsFrom` on collected
+    /// (on one core; on two, the first half's).
+    @Test(arguments: [20_000, 200_000])
+    func batchedSetsAreTheSetsInternedOneByOne(_ rows: Int) throws {
+        var text = "Date,Description,Amount,Tags\n"
+        for i in 0..<rows { text += "2024-01-\(10 + i % 18),SHOP \(i % 50),-\(1 + i % 90).00,\(BatchedTagSetTests.tags(i))\n" }
+        let bytes = Array(text.utf8)
+        var reference = Ledger()
+        let expected = (0..<rows).map { i in
+            reference.internTagSet(BatchedTagSetTests.tags(i).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty })
+        }
+        for parallel in [false, true] {
+            let (ledger, _) = try ParallelReadTests.read(bytes, parallel: parallel).get()
+            try #require(ledger.tagSet.allSatisfy { Int($0) < ledger.tagSets.count }, "parallel: \(parallel): \(ledger.tagSet.max() ?? 0)")
+            #expect(ledger.tagSet == expected, "parallel: \(parallel)")
+            try #require(ledger.tagSets.count == reference.tagSets.count)
+            for id in 0..<UInt32(reference.tagSets.count) {
+                #expect(ledger.tagSets[id].map { ledger.tags[$0] } == reference.tagSets[id].map { reference.tags[$0] })
+            }
+            #expect(ledger.tagNames(rows - 1) == reference.tagSets[expected[rows - 1]].map { reference.tags[$0] })
+        }
+        #expect(bytes.count > CSVReader.parallelThreshold || rows == 20_000)
+        #expect(rows == 20_000 ? reference.tagSets.count < CSVReader.batchTagSetsFrom : reference.tagSets.count > CSVReader.batchTagSetsFrom)
+    }
+}
