@@ -175,8 +175,9 @@ extension CSVReader {
         // Once most rows' tags are a set of their own (see `cacheRawTags`) and the sets are many (their slots no
         // longer fit in the cache), the rest are interned all at once when these records are read
         // (`TagSetTable.intern(all:)`, in the order of their slots: one after another, each new set of a million
-        // waited on its slot), with the same ids; meanwhile a row holds its set's pending index with the top bit set. (Resolved in a `defer`, not a nested function: a function capturing
-        // `ledger` would box it, and check every access to it in this loop.)
+        // waited on its slot), with the same ids; meanwhile a row holds its set's pending index with the top bit
+        // set. (Resolved in a `defer`, not a nested function: a function capturing `ledger` would box it, and
+        // check every access to it in this loop.)
         let pendingMark: UInt32 = 1 << 31
         var pendingSets = PendingTagSets(), firstPendingRow = -1
         defer {
