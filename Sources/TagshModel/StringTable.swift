@@ -120,9 +120,10 @@ public struct StringTable: Sendable {
             keyBytes.reserveCapacity(keyBytes.count + other.keyBytes.count)
             keyStarts.reserveCapacity(keyStarts.count + other.count)
         }
-        // The slots are read sixteen at a time, sixteen inserts ahead of those that start there. With a million texts the slots
-        // do not fit in the cache, and reads that do not wait on each other wait for memory together, where one
-        // insert after another waits in turn. (The table grew up front: the slots stay where they are read.)
+        // The slots are read sixteen at a time, sixteen inserts ahead of those that start there. With a million
+        // texts the slots do not fit in the cache, and reads that do not wait on each other wait for memory
+        // together, where one insert after another waits in turn. (The table grew up front: the slots stay where
+        // they are read.)
         var seen: UInt64 = 0
         defer { touched ^= seen }
         other.bytes.withUnsafeBufferPointer { display in

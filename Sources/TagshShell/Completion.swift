@@ -39,9 +39,9 @@ public struct MerchantNames: Sendable {
     /// By id: its place in `ranked` (`UInt32.max`: no transaction has it, as after an undone import).
     private var place: [UInt32] = []
     /// The ids offered, grouped by their first byte with ASCII letters folded to lower case (and, last, those
-    /// that begin beyond ASCII; an empty name, which no typed prefix matches, in none), in id order within each group: `byFirst[byteStart[b]..<byteStart[b + 1]]`. A
-    /// typed prefix is matched against its first byte's group and the group beyond ASCII only: `desc:cin` read
-    /// a million names where about one in twenty can match.
+    /// that begin beyond ASCII; an empty name, which no typed prefix matches, in none), in id order within each
+    /// group: `byFirst[byteStart[b]..<byteStart[b + 1]]`. A typed prefix is matched against its first byte's group
+    /// and the group beyond ASCII only: `desc:cin` read a million names where about one in twenty can match.
     private var byFirst: [UInt32] = []
     private var byteStart = [Int](repeating: 0, count: 130)
 
@@ -88,7 +88,8 @@ public struct MerchantNames: Sendable {
     /// Fills `byFirst` by a counting sort of the offered ids on their first byte's group.
     private mutating func groupByFirstByte() {
         var count = [Int](repeating: 0, count: 130)
-        var groups = [UInt8](repeating: 0, count: place.count)
+        // By id: its group, or `.max` for a name not offered or empty.
+        var groups = [UInt8](repeating: .max, count: place.count)
         names.withAllUTF8 { bytes, starts in
             for id in names.ids where Int(id) < place.count && place[Int(id)] != .max {
                 let start = starts[Int(id)]
@@ -101,9 +102,9 @@ public struct MerchantNames: Sendable {
         for g in 1..<count.count { count[g] += count[g - 1] }
         byteStart = count
         byFirst = [UInt32](repeating: 0, count: count[129])
-        for id in names.ids where Int(id) < place.count && place[Int(id)] != .max && !names.withUTF8(id, { $0.isEmpty }) {
-            let g = Int(groups[Int(id)])
-            byFirst[count[g]] = id
+        for id in groups.indices where groups[id] != .max {
+            let g = Int(groups[id])
+            byFirst[count[g]] = UInt32(id)
             count[g] += 1
         }
     }

@@ -686,16 +686,11 @@ public final class Session {
     /// ever grow, and old ids keep their meaning, so they go back into the ledger whatever `body` adds. The
     /// completion lists, which hold the tables, are dropped first (they are made again after any change).
     func withTagTables<T>(_ body: (inout StringTable, inout TagSetTable) -> T) -> T {
-        guard ledger != nil else { var t = StringTable(caseInsensitive: true), s = TagSetTable(); return body(&t, &s) }
-        completionCache = nil
-        var tags = StringTable(caseInsensitive: true), sets = TagSetTable()
-        swap(&tags, &ledger!.tags)
-        swap(&sets, &ledger!.tagSets)
-        defer {
-            swap(&tags, &ledger!.tags)
-            swap(&sets, &ledger!.tagSets)
+        if let result = withLentTables({ (working: inout Ledger) throws(Never) in body(&working.tags, &working.tagSets) }) {
+            return result
         }
-        return body(&tags, &sets)
+        var t = StringTable(caseInsensitive: true), s = TagSetTable()
+        return body(&t, &s)
     }
 
     /// Runs `body` on a working copy of the ledger that holds the only reference to its name tables (tags, tag

@@ -134,6 +134,9 @@ public final class LineEditor {
     /// The terminal's width as libedit knows it.
     public var columns: Int { Int(tagsh_el_get_columns(el)) }
 
+    /// Where libedit writes (a completion's question and list go there too).
+    var outFile: UnsafeMutablePointer<FILE>? { tagsh_el_get_outfp(el) ?? tagsh_stdout() }
+
     func promptString() -> UnsafeMutablePointer<CChar>? {
         free(promptBuffer)
         promptBuffer = strdup(prompt())
@@ -218,7 +221,7 @@ public final class LineEditor {
     /// Asks `Display all N possibilities? (y or n)` and reads keys until one answers it: true to list them, false
     /// not to, nil when Ctrl-C interrupted the question.
     func confirmList(_ count: Int, _ rows: (cursor: Int, last: Int)) -> Bool? {
-        guard let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout() else { return false }
+        guard let fp = outFile else { return false }
         leaveLine(rows, fp)
         fputs("Display all \(count) possibilities? (y or n)", fp)
         fflush(fp)
@@ -337,7 +340,7 @@ public final class LineEditor {
 
     /// Prints the candidates in columns below the line (or below the question that asked for them).
     func listCandidates(_ candidates: [String], _ rows: (cursor: Int, last: Int), afterQuestion: Bool = false) {
-        guard let fp = tagsh_el_get_outfp(el) ?? tagsh_stdout() else { return }
+        guard let fp = outFile else { return }
         if !afterQuestion { leaveLine(rows, fp) }
         let width = max(20, columns)
         let cell = min(width, (candidates.map { $0.count }.max() ?? 0) + 2)
