@@ -34,11 +34,13 @@ struct LiveEvidence: Sendable {
     /// or of a `review` mostly ask for the same small keys.
     private var recent: [(key: MemoKey, tallies: [Tally])] = []
     private var recentNext = 0
-    /// The annotated rows of one large group of merchants alike, by amount: a bulk plan asks for many amounts
-    /// of the same group, and filtering the group's rows for each cost a pass over them per amount.
-    private var amountRows: (alike: UInt32, rows: [AmountOnly: [Int32]])?
-    /// The tallies counted from `amountRows`: a recurring amount (a rent, a subscription) is asked for by each of its rows.
-    private var amountTallies: [AmountOnly: [Tally]] = [:]
+    /// The annotated rows of large groups of merchants alike, by amount, with the tallies counted from them (a
+    /// recurring amount, a rent or a subscription, is asked for by each of its rows): a bulk plan asks for many
+    /// amounts of the same group, and filtering the group's rows for each cost a pass over them per amount. The
+    /// last `amountGroupsKept` groups asked for are kept: a `review` goes from one group to another and back, and
+    /// with one group kept, each return to a group of half a million rows sorted its rows again (50-100 ms a key).
+    private var amountGroups: [(alike: UInt32, rows: [AmountOnly: [Int32]], tallies: [AmountOnly: [Tally]])] = []
+    static let amountGroupsKept = 8
     struct AmountOnly: Hashable { var units: Int64; var scale: UInt8; var currency: UInt32 }
     struct MemoKey: Hashable { var level: Int; var key: UInt32 }
     /// Scratch counts by category, intent and tag id, all zero between calls.
@@ -114,8 +116,7 @@ struct LiveEvidence: Sendable {
         measure(merchants, ledger: ledger)
         memo = [:]
         recent = []
-        amountRows = nil
-        amountTallies = [:]
+        amountGroups = []
     }
 
     // MARK: - tallies
@@ -148,21 +149,25 @@ struct LiveEvidence: Sendable {
     /// The tallies of one amount at merchants alike (not kept: a row asks for its own amount once).
     mutating func tallies(of k: SuggestIndex.AmountKey, alikeNames: [String], ledger: Ledger) -> [Tally] {
         let amount = AmountOnly(units: k.units, scale: k.scale, currency: k.currency)
-        if amountRows?.alike != k.alike {
+        if let i = amountGroups.firstIndex(where: { $0.alike == k.alike }) {
+            // The most recent last.
+            if i != amountGroups.count - 1 { amountGroups.append(amountGroups.remove(at: i)) }
+        } else {
             let group = alikeGroup(alikeNames[Int(k.alike)], ledger: ledger)
             guard group.reduce(0, { $0 + byMerchant.range(of: $1).count }) >= LiveEvidence.memoRows else {
                 return count(rowsOf: group, ledger: ledger) { r in
                     ledger.amountUnits[r] == k.units && ledger.amountScale[r] == k.scale && ledger.currency[r] == k.currency
                 }
             }
-            amountRows = (k.alike, byAmount(group, ledger: ledger))
-            amountTallies = [:]
+            if amountGroups.count == LiveEvidence.amountGroupsKept { amountGroups.removeFirst() }
+            amountGroups.append((k.alike, byAmount(group, ledger: ledger), [:]))
         }
-        if let known = amountTallies[amount] { return known }
+        let last = amountGroups.count - 1
+        if let known = amountGroups[last].tallies[amount] { return known }
         // An amount no annotated transaction of the group has (most amounts, in a bulk plan) has nothing to count.
-        guard let rows = amountRows?.rows[amount] else { return LiveEvidence.none }
+        guard let rows = amountGroups[last].rows[amount] else { return LiveEvidence.none }
         let counted = count(rows: rows.lazy.map { Int($0) }, ledger: ledger)
-        amountTallies[amount] = counted
+        amountGroups[last].tallies[amount] = counted
         return counted
     }
 

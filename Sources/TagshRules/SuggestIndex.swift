@@ -222,8 +222,8 @@ public struct SuggestIndex: Sendable {
         var e = evidence(row: row, ledger: ledger)
         for f in Field.allCases where fields.contains(f) {
             // (Scored first: scoring may name new keys, which the evidence's wording reads.)
-            let scored = scores(row: row, field: f, ledger: ledger, evidence: &e)
-            out += candidates(scored, field: f, ledger: ledger).filter { $0.confidence >= threshold }
+            let scored = scores(row: row, field: f, ledger: ledger, minimum: threshold, evidence: &e)
+            out += candidates(scored, field: f, ledger: ledger, minimum: threshold)
         }
         return out.sorted { $0.confidence > $1.confidence }
     }
@@ -271,10 +271,16 @@ public struct SuggestIndex: Sendable {
         return scores(row: row, field: field, ledger: ledger, inIndex: inIndex, evidence: &e)
     }
 
-    mutating func scores(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true, evidence e: inout RowEvidence) -> [Score] {
+    /// Those under `minimum` confidence are left out (a word's tags on a large ledger are thousands of candidates, and
+    /// sorting them was most of a `review` key's time).
+    mutating func scores(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true, minimum: Double = -.infinity,
+                         evidence e: inout RowEvidence) -> [Score] {
         let prior = consistency(field)
         let own = inIndex ? SuggestIndex.values(field, row: row, ledger: ledger) : []
         var best: [Score] = []
+        // Where each value is in `best`: a word's tags on a large ledger are thousands of values, and finding each
+        // by a scan of `best` made a suggestion quadratic in them (6 s for one row on a million).
+        var place: [UInt32: Int] = [:]
         func consider(_ level: Level, _ key: UInt32, _ tallies: [Tally]?, _ weight: Double) {
             guard let tally = tallies?[field.rawValue] else { return }
             // The row's own values are taken out: it is one transaction fewer, and its values are not candidates
@@ -285,9 +291,11 @@ public struct SuggestIndex: Sendable {
                 // The share that agrees, with the field's usual consistency as prior evidence: 3 of 3 is
                 // near-certain for a field merchants never vary on, and much less for one they often do.
                 let confidence = weight * (Double(c) + SuggestIndex.priorWeight * prior) / (Double(total) + SuggestIndex.priorWeight)
-                if let i = best.firstIndex(where: { $0.value == v }) {
+                guard confidence >= minimum else { continue }
+                if let i = place[v] {
                     if best[i].confidence < confidence { best[i] = Score(field: field, value: v, confidence: confidence, level: level, key: key, agreeing: c, of: total) }
                 } else {
+                    place[v] = best.count
                     best.append(Score(field: field, value: v, confidence: confidence, level: level, key: key, agreeing: c, of: total))
                 }
             }
@@ -313,17 +321,24 @@ public struct SuggestIndex: Sendable {
         return best
     }
 
-    /// Every candidate for one field, best first, with its evidence in words (tags: every tag the evidence carries).
-    public mutating func candidates(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true) -> [ScoredSuggestion] {
+    /// Every candidate for one field, best first, with its evidence in words (tags: every tag the evidence carries),
+    /// or the first `limit`.
+    public mutating func candidates(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true, limit: Int = .max) -> [ScoredSuggestion] {
         let scored = scores(row: row, field: field, ledger: ledger, inIndex: inIndex)
-        return candidates(scored, field: field, ledger: ledger)
+        return candidates(scored, field: field, ledger: ledger, limit: limit)
     }
 
-    func candidates(_ scores: [Score], field: Field, ledger: Ledger) -> [ScoredSuggestion] {
-        scores.compactMap { s in
-            guard let value = value(field, s.value, ledger: ledger) else { return nil }
-            return ScoredSuggestion(value: value, confidence: s.confidence, evidence: evidence(s, value, ledger: ledger))
+    /// The scores (best first) as suggestions, those of `minimum` confidence or more, at most `limit`. The evidence
+    /// is worded only for those: a word's tags on a large ledger are thousands of scores, and their wording was most
+    /// of a suggestion's time.
+    func candidates(_ scores: [Score], field: Field, ledger: Ledger, minimum: Double = -.infinity, limit: Int = .max) -> [ScoredSuggestion] {
+        var out: [ScoredSuggestion] = []
+        for s in scores where s.confidence >= minimum {
+            guard out.count < limit else { break }
+            guard let value = value(field, s.value, ledger: ledger) else { continue }
+            out.append(ScoredSuggestion(value: value, confidence: s.confidence, evidence: evidence(s, value, ledger: ledger)))
         }
+        return out
     }
 
     /// "6 of 9 categorised STARBUCKS 1234 transactions are in Coffee".
@@ -496,7 +511,7 @@ extension SuggestIndex {
             var e = evidence(row: first[k], ledger: ledger)
             firstFrom[k] = Int32(suggested.count)
             for f in Field.allCases where fields.contains(f) {
-                for sc in scores(row: first[k], field: f, ledger: ledger, evidence: &e) where sc.confidence >= minConfidence { suggested.append(sc) }
+                for sc in scores(row: first[k], field: f, ledger: ledger, minimum: minConfidence, evidence: &e) { suggested.append(sc) }
             }
             firstTo[k] = Int32(suggested.count)
         }

@@ -168,7 +168,7 @@ public final class Session {
     /// The best candidate per field whatever its confidence (what `suggest ID` shows when it abstains).
     public func bestCandidates(row: Int) -> [ScoredSuggestion] {
         withSuggestIndex { index, ledger in
-            SuggestIndex.Field.allCases.compactMap { index.candidates(row: row, field: $0, ledger: ledger).first }
+            SuggestIndex.Field.allCases.compactMap { index.candidates(row: row, field: $0, ledger: ledger, limit: 1).first }
         } ?? []
     }
 

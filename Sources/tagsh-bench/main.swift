@@ -27,6 +27,25 @@ func memory() -> (rss: Int, peak: Int) {
     return (kb("VmRSS:") / 1024, kb("VmHWM:") / 1024)
 }
 
+/// A console that notes when each key is asked for, around the scripted one.
+final class TimedConsole: Console {
+    let inner: ScriptedConsole
+    var waits: [ContinuousClock.Instant] = []
+    init(_ inner: ScriptedConsole) { self.inner = inner }
+    func readKey() -> Key {
+        waits.append(ContinuousClock.now)
+        return inner.readKey()
+    }
+    func readLine(prompt: String, initial: String, complete: @escaping (String) -> (replacing: Int, candidates: [String])) -> String? {
+        inner.readLine(prompt: prompt, initial: initial, complete: complete)
+    }
+    var size: (columns: Int, rows: Int) { inner.size }
+    var redraws: Bool { inner.redraws }
+    func edit(_ text: String) -> String? { inner.edit(text) }
+}
+
+func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let file = arguments.first else {
     FileHandle.standardError.write(Data("usage: tagsh-bench FILE [COMMAND...]\n".utf8))
@@ -61,24 +80,25 @@ for command in commands {
     // `complete:TEXT` times one Tab: the completion of TEXT (the cursor at its end).
     var status = Session.Status.ok
     if command.hasPrefix("review:") {
-        // `review:N:QUERY` times one key of `review QUERY` (Space: the next transaction drawn), the mean of N keys,
-        // after the loop's start (its merchant index and first screen), which `review:0:QUERY` times alone.
+        // `review:N:QUERY` runs `review QUERY` with N keys (Space: the next transaction drawn) and prints two rows:
+        // the loop's start (its merchant index and first screen, up to its first wait for a key), then the mean
+        // and the slowest of the N keys, each timed from the key to the loop's next wait.
         let parts = command.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         let keys = Int(parts[1]) ?? 0
-        if keys > 0 {
-            session.console = ScriptedConsole("q")
-            session.execute("review " + parts[2])
-        }
-        let startOnly = clock.now - start
-        session.console = ScriptedConsole(Array(repeating: "<Space>", count: keys).joined(separator: " ") + " q")
-        sink.reset()
-        let keysStart = clock.now
+        let console = TimedConsole(ScriptedConsole(Array(repeating: "<Space>", count: keys).joined(separator: " ") + " q"))
+        session.console = console
         status = session.execute("review " + parts[2])
-        let elapsed = (clock.now - keysStart) - (keys > 0 ? startOnly : .zero)
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        let label = String(command.prefix(34)).padding(toLength: 34, withPad: " ", startingAt: 0)
+        let waits = console.waits.map { $0 - start }.map(milliseconds)
         let m = memory()
-        print(label + String(format: "%8.2f %8d %8d", ms / Double(max(1, keys)), m.rss, m.peak) + (status == .ok ? "" : "  FAILED: " + sink.err))
+        func row(_ label: String, _ ms: Double, _ more: String = "") {
+            print(String(label.prefix(34)).padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.2f %8d %8d", ms, m.rss, m.peak)
+                  + more + (status == .ok ? "" : "  FAILED: " + sink.err))
+        }
+        row("review start " + parts[2], waits.first ?? 0)
+        let steps = zip(waits.dropFirst(), waits).map { $0 - $1 }
+        if !steps.isEmpty {
+            row("review key " + parts[2], steps.reduce(0, +) / Double(steps.count), String(format: "  (slowest %.2f)", steps.max() ?? 0))
+        }
         continue
     }
     if command == "trim" {
@@ -95,8 +115,7 @@ for command in commands {
     } else {
         status = session.execute(command)
     }
-    let elapsed = clock.now - start
-    let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    let ms = milliseconds(clock.now - start)
     let m = memory()
     let label = String(command.prefix(34)).padding(toLength: 34, withPad: " ", startingAt: 0)
     print(label + String(format: "%8.1f %8d %8d", ms, m.rss, m.peak) + (status == .ok ? "" : "  FAILED: " + sink.err))

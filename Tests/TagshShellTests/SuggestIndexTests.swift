@@ -179,6 +179,63 @@ struct SuggestIndexTests {
         everything(&index, l).map { $0.map { "\($0.value) \($0.confidence)" } }
     }
 
+    /// A suggestion at a threshold is every field's candidates at that threshold, best first, and the best
+    /// candidate is the first of them: those under the threshold are left out as the scores are counted, and only
+    /// those shown have their evidence worded. (Tags of many values per word, so that a row has dozens of candidates.)
+    @Test(arguments: [15, 16]) func suggestionsAtAThresholdAreTheCandidatesOverIt(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        var l = SuggestIndexTests.ledger(count: 300, seed: seed)
+        let extra = (0..<40).map { l.tags.intern("batch\($0)") }
+        for row in 0..<l.count where rng.next() % 2 == 0 {
+            l.tagSet[row] = l.tagSets.intern(Array(Set(l.tagSets[l.tagSet[row]] + [extra[Int(rng.next() % 40)], extra[Int(rng.next() % 8)]])).sorted())
+        }
+        var index = SuggestIndex(ledger: l)
+        var most = 0
+        for threshold in [0.0, 0.2, 0.35, 0.5, 0.8] {
+            for row in 0..<l.count {
+                var all: [ScoredSuggestion] = []
+                for f in SuggestIndex.Field.allCases {
+                    let every = index.candidates(row: row, field: f, ledger: l)
+                    most = max(most, every.count)
+                    #expect(index.candidates(row: row, field: f, ledger: l, limit: 1) == Array(every.prefix(1)), "row \(row) \(f)")
+                    all += every.filter { $0.confidence >= threshold }
+                }
+                let expected = all.sorted { $0.confidence > $1.confidence }
+                #expect(index.suggest(row: row, ledger: l, threshold: threshold) == expected, "row \(row) at \(threshold)")
+            }
+        }
+        #expect(most >= 10)
+    }
+
+    /// A `review` goes from one group of merchants alike to another and back; the amounts of more large groups
+    /// than are kept are asked for in turns, and every answer is the row-by-row index's.
+    @Test func amountsOfManyLargeGroupsInTurns() {
+        var l = Ledger()
+        let names = ["ALPHA", "BRAVO", "CHARLIE", "DELTA", "ECHO", "FOXTROT", "GOLF", "HOTEL", "INDIA", "JULIET", "KILO", "LIMA"]
+        #expect(names.count > LiveEvidence.amountGroupsKept)
+        let categories = ["Food", "Travel", "Bills"].map { l.categories.intern($0) }
+        let eur = l.currencies.intern("EUR")
+        var rng = SeededRandom(seed: 17)
+        for i in 0..<(names.count * 90) {
+            let g = i % names.count
+            let merchant = l.merchants.intern("\(names[g]) \(rng.next() % 40)")
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: merchant, amount: Amount(units: -Int64(100 * (1 + rng.next() % 3)), scale: 2),
+                     currency: eur, account: 0, intent: nil, category: rng.next() % 4 == 0 ? 0 : categories[(g + Int(rng.next() % 2)) % 3],
+                     tagSet: 0, note: 0)
+        }
+        var live = SuggestIndex(ledger: l)
+        var counted = SuggestIndex(ledger: l, rows: Array(0..<l.count))
+        // Each group in turn, then back again in another order, so that groups are dropped and counted again.
+        let order = Array(0..<l.count) + (0..<l.count).map { ($0 * 7) % l.count }.reversed()
+        var amountEvidence = 0
+        for row in order {
+            let a = live.suggest(row: row, ledger: l, threshold: 0), b = counted.suggest(row: row, ledger: l, threshold: 0)
+            #expect(a == b, "row \(row)")
+            amountEvidence += a.filter { $0.evidence.contains("-like transactions of") }.count
+        }
+        #expect(amountEvidence > 100)
+    }
+
     /// Names read in two halves on two cores and joined give the groups one reading gives: the same members for
     /// every alike name and word, and the same partition into groups alike (`alikeOf`).
     @Test func namesReadInHalvesGroupAsInOne() {
