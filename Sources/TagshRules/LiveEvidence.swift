@@ -212,6 +212,9 @@ struct LiveEvidence: Sendable {
         for c in countedCategories { out[0].values[c] = Int(categoryCounts[Int(c)]) }
         for n in countedIntents { out[1].values[n] = Int(intentCounts[Int(n)]) }
         for t in countedTags { out[2].values[t] = Int(tagCounts[Int(t)]) }
+        for f in 0..<3 {
+            out[f].ranked = out[f].values.filter { $0.value >= 2 }.map { (value: $0.key, count: $0.value) }.sorted { $0.count > $1.count }
+        }
         clearScratch()
         return out
     }

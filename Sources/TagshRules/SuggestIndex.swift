@@ -41,6 +41,10 @@ public struct SuggestIndex: Sendable {
         /// Transactions with a value for the field.
         var total = 0
         var values: [UInt32: Int] = [:]
+        /// The values of `values` held twice or more, most held first, when the tally is counted whole (nil in a
+        /// tally kept row by row): a suggestion's scores stop at the first that falls under the threshold. A word's
+        /// tags on a ledger of many tag sets are thousands of values, and a bulk plan read them all for each row.
+        var ranked: [(value: UInt32, count: Int)]?
     }
 
     /// Where evidence comes from: the same merchant; merchants alike (numbers aside) for the same amount (what
@@ -287,17 +291,30 @@ public struct SuggestIndex: Sendable {
             // (so their counts, which would be one fewer, are never read: no copy of the tally is changed).
             let total = tally.total - (own.isEmpty ? 0 : 1)
             guard total >= 2 else { return }
-            for (v, c) in tally.values where c >= 2 && !own.contains(v) {
-                // The share that agrees, with the field's usual consistency as prior evidence: 3 of 3 is
-                // near-certain for a field merchants never vary on, and much less for one they often do.
-                let confidence = weight * (Double(c) + SuggestIndex.priorWeight * prior) / (Double(total) + SuggestIndex.priorWeight)
-                guard confidence >= minimum else { continue }
+            // The share that agrees, with the field's usual consistency as prior evidence: 3 of 3 is near-certain
+            // for a field merchants never vary on, and much less for one they often do. (It grows with the count.)
+            func confidence(_ c: Int) -> Double {
+                weight * (Double(c) + SuggestIndex.priorWeight * prior) / (Double(total) + SuggestIndex.priorWeight)
+            }
+            func visit(_ v: UInt32, _ c: Int) {
+                guard !own.contains(v) else { return }
+                let confidence = confidence(c)
+                guard confidence >= minimum else { return }
                 if let i = place[v] {
                     if best[i].confidence < confidence { best[i] = Score(field: field, value: v, confidence: confidence, level: level, key: key, agreeing: c, of: total) }
                 } else {
                     place[v] = best.count
                     best.append(Score(field: field, value: v, confidence: confidence, level: level, key: key, agreeing: c, of: total))
                 }
+            }
+            if let ranked = tally.ranked {
+                // Most held first: once one falls under the threshold, the rest do too.
+                for (v, c) in ranked {
+                    guard confidence(c) >= minimum else { break }
+                    visit(v, c)
+                }
+            } else {
+                for (v, c) in tally.values where c >= 2 { visit(v, c) }
             }
         }
         // A merchant's own history, when there is enough of it (3), is what counts; else merchants alike, then words.
