@@ -447,6 +447,45 @@ struct CompletionTests {
         }
     }
 
+    /// `merchants --limit N` in one currency finds the merchants shown from counts and sums the others row by row:
+    /// the first N rows of the whole list, then one row whose count and total are those of the rest. (In several
+    /// currencies the others are the groups summed, in the order their currencies were first seen.)
+    @Test func merchantsWithALimitAreTheWholeListFolded() throws {
+        for currencies in [["EUR"], ["EUR", "USD"]] {
+            let sink = BufferSink()
+            let s = Session(sink: sink)
+            s.openDemo()
+            if currencies.count > 1 { #expect(s.execute("import \(try demoUSDExport())") == .ok, "\(sink.err)") }
+            sink.reset()
+            s.execute("merchants --json")
+            let whole = sink.out.split(separator: "\n").map(String.init)
+            #expect(whole.count > 40)
+            #expect(whole.contains { $0.contains("\"USD\"") } == (currencies.count > 1))
+            for limit in [1, 2, 5, 17, whole.count - 1, whole.count, whole.count + 3] {
+                sink.reset()
+                s.execute("merchants --json --limit \(limit)")
+                let lines = sink.out.split(separator: "\n").map(String.init)
+                #expect(Array(lines.prefix(limit)) == Array(whole.prefix(limit)), "limit \(limit)")
+                guard limit < whole.count else { #expect(lines.count == whole.count); continue }
+                let rest = whole.dropFirst(limit).map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+                let folded = try #require(JSONSerialization.jsonObject(with: Data(lines[limit].utf8)) as? [String: Any])
+                #expect(folded["others"] as? Int == rest.count && folded["count"] as? Int == rest.reduce(0) { $0 + ($1["count"] as! Int) })
+                var sums: [String: Decimal] = [:]
+                for r in rest { for (c, v) in r["total"] as! [String: String] { sums[c, default: 0] += Decimal(string: v)! } }
+                let totals = (folded["total"] as? [String: String] ?? [:]).mapValues { Decimal(string: $0)! }
+                #expect(totals == sums, "limit \(limit) in \(currencies)")
+            }
+        }
+    }
+
+    /// A small export in dollars for the demo ledger (a second currency).
+    func demoUSDExport() throws -> String {
+        let (_, file) = try scratchFile("usd.csv", prefix: "tagsh-usd")
+        let rows = (1...30).map { "2026-11-\(String(format: "%02d", $0 % 28 + 1)),\(["LIDL", "NEW PLACE \($0 % 4)", "EDEKA"][$0 % 3]),-\($0).25,USD" }
+        try ("Date,Description,Amount,Currency\n" + rows.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     @Test func sessionDataIsMostUsedFirstAndFollowsChanges() throws {
         let session = Session(sink: BufferSink())
         session.openDemo()
