@@ -115,9 +115,23 @@ public struct MerchantNames: Sendable {
     /// `make` of each description that starts with `typed` ignoring case, most used first (`make` reads the
     /// name's bytes in place: a completion builds its word from them at once).
     func matching(_ typed: String, _ make: (UnsafeBufferPointer<UInt8>) -> String) -> [String] {
+        var out: [String] = []
+        forEachName(matchingIDs(typed)) { out.append(make($0)); return true }
+        return out
+    }
+
+    /// Calls `body` with the bytes of each name of `ids`, in place, until it returns false.
+    func forEachName(_ ids: [UInt32], _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         names.withAllUTF8 { bytes, starts in
+            for id in ids where !body(UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])) { return }
+        }
+    }
+
+    /// The ids of the descriptions that start with `typed` ignoring case, most used first.
+    func matchingIDs(_ typed: String) -> [UInt32] {
+        if typed.isEmpty { return ranked }
+        return names.withAllUTF8 { bytes, starts in
             func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]]) }
-            if typed.isEmpty { return ranked.map { make(name($0)) } }
             let t = typed.lowercased()
             let prefix = Array(t.utf8)
             var found: [UInt32] = []
@@ -140,8 +154,14 @@ public struct MerchantNames: Sendable {
             } else {
                 test(byFirst[...])
             }
+            // Then ranked: many matches are marked and read off the ranking in one pass rather than sorted.
+            if found.count > 4096 && found.count > ranked.count / 16 {
+                var marked = [Bool](repeating: false, count: place.count)
+                for id in found { marked[Int(id)] = true }
+                return ranked.filter { marked[Int($0)] }
+            }
             found.sort { place[Int($0)] < place[Int($1)] }
-            return found.map { make(name($0)) }
+            return found
         }
     }
 }
@@ -226,6 +246,65 @@ enum Grammar {
     }
 }
 
+/// The words a completion offers: a list, or descriptions matched in place and made into words (`desc:NAME`)
+/// only when they are listed. A Tab reads how many there are and their bytes for the common prefix: a `desc:` Tab
+/// on a million descriptions may match half a million, and making a `String` of each was most of its time.
+public struct CompletionWords: Sendable {
+    enum Source: Sendable {
+        case list([String])
+        /// The names of `ids`, each after `head`, quoted as `Completer.quotedWord` quotes them.
+        case names(MerchantNames, ids: [UInt32], head: [UInt8])
+    }
+    var source: Source
+
+    init(_ list: [String]) { source = .list(list) }
+    init(names: MerchantNames, ids: [UInt32], head: [UInt8]) { source = .names(names, ids: ids, head: head) }
+
+    public var count: Int {
+        switch source {
+        case .list(let l): l.count
+        case .names(_, let ids, _): ids.count
+        }
+    }
+
+    /// The words, best first.
+    public var strings: [String] {
+        switch source {
+        case .list(let l): return l
+        case .names(let names, let ids, let head):
+            var out: [String] = []
+            out.reserveCapacity(ids.count)
+            names.forEachName(ids) { out.append(Completer.quotedWord(head, $0)); return true }
+            return out
+        }
+    }
+
+    /// Calls `body` with each word's UTF-8, best first, until it returns false; a word of a name is written into
+    /// one buffer, not made a `String`.
+    public func forEachUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        switch source {
+        case .list(let l):
+            for s in l {
+                var copy = s
+                guard copy.withUTF8(body) else { return }
+            }
+        case .names(let names, let ids, let head):
+            var buffer = [UInt8](repeating: 0, count: 256)
+            names.forEachName(ids) { name in
+                guard let size = Completer.plainWordSize(head, name) else {
+                    var word = Completer.quotedWord(head, name)
+                    return word.withUTF8(body)
+                }
+                if buffer.count < size { buffer = [UInt8](repeating: 0, count: size * 2) }
+                return buffer.withUnsafeMutableBufferPointer { out in
+                    let n = Completer.writeWord(head, name, into: out)
+                    return body(UnsafeBufferPointer(rebasing: out[..<n]))
+                }
+            }
+        }
+    }
+}
+
 /// Tab completion as a pure function: the text before the cursor in, the
 /// candidates for the word being typed out. The libedit glue only inserts.
 public struct Completer {
@@ -245,13 +324,22 @@ public struct Completer {
     public struct Result: Equatable, Sendable {
         /// Characters before the cursor that the candidates replace.
         public var replacing: Int
-        public var candidates: [String]
+        /// The candidates, as a Tab reads them (their texts made only when asked).
+        public var words: CompletionWords
+        /// The candidates' texts.
+        public var candidates: [String] { words.strings }
+
+        init(replacing: Int, candidates: [String]) { (self.replacing, words) = (replacing, CompletionWords(candidates)) }
+        init(replacing: Int, words: CompletionWords) { (self.replacing, self.words) = (replacing, words) }
+
+        public static func == (a: Result, b: Result) -> Bool { a.replacing == b.replacing && a.candidates == b.candidates }
     }
 
     public func complete(_ textBeforeCursor: String) -> Result {
         let (before, current) = Completer.split(textBeforeCursor)
         let words = (try? Lexer.words(in: before)) ?? []
         func offer(_ c: [String]) -> Result { Result(replacing: current.count, candidates: c) }
+        func offer(_ c: CompletionWords) -> Result { Result(replacing: current.count, words: c) }
         if words.isEmpty { return offer(matching(current, registry.commands.map(\.name).sorted())) }
         guard let command = registry.command(named: words[0].text) else { return Result(replacing: 0, candidates: []) }
         let args = Array(words.dropFirst()).map(\.text)
@@ -281,12 +369,18 @@ public struct Completer {
             }
             positional.append(a)
         }
-        var found: [String] = []
+        var found = CompletionWords([])
         var seen = Set<String>()
         let expected = command.forms.flatMap { Grammar.expected($0, words: positional) }
         let wantsRuleName = expected.contains { if case .rule = $0.parameter { true } else { false } }
         for e in expected {
             var c: [String]
+            // Descriptions are kept as names until they are listed.
+            if case .query = e.parameter, !(wantsRuleName && !current.contains(":") && !current.hasPrefix("-") && !current.hasPrefix("(")),
+               let words = descriptionWords(current, d) {
+                if found.count == 0 { found = words; continue }
+                c = words.strings
+            } else {
             switch e.parameter {
             case .keyword(let k): c = current.isEmpty ? [] : matching(current, [k])
             case .target:
@@ -322,28 +416,43 @@ public struct Completer {
                 default: c = []
                 }
             }
+            }
             // Forms can offer the same word twice; a set keeps this linear for 100,000 tags.
-            if found.isEmpty {
-                found = c
+            if found.count == 0 {
+                found = CompletionWords(c)
             } else if !c.isEmpty {
-                if seen.isEmpty { seen = Set(found) }
-                for x in c where seen.insert(x).inserted { found.append(x) }
+                var list = found.strings
+                if seen.isEmpty { seen = Set(list) }
+                for x in c where seen.insert(x).inserted { list.append(x) }
+                found = CompletionWords(list)
             }
         }
         return offer(found)
     }
 
-    /// Completes one query term: keys (`da` → `date:`), then values after
-    /// `tag:`, `cat:`, `intent:`, `desc:`/`merchant:`; a leading `-` is kept.
-    func queryTerm(_ word: String, _ d: CompletionData) -> [String] {
+    /// A `desc:` or `merchant:` term's completions as names matched in place (nil for any other word).
+    func descriptionWords(_ word: String, _ d: CompletionData) -> CompletionWords? {
+        guard let (lead, key, value) = Completer.termParts(word), key == "desc" || key == "merchant" else { return nil }
+        return CompletionWords(names: d.merchantNames, ids: d.merchantNames.matchingIDs(unquote(value)), head: Array((lead + key + ":").utf8))
+    }
+
+    /// A query term's lead (`-`, `(`), its key lower-cased, and its value as typed; nil without a `:`.
+    static func termParts(_ word: String) -> (lead: String, key: String, value: String)? {
         var term = Substring(word)
         var lead = ""
         while let f = term.first, f == "-" || f == "(" { lead.append(f); term = term.dropFirst() }
-        guard let colon = term.firstIndex(of: ":") else {
-            return matching(String(term), QueryParser.keys.map { $0 + ":" }).map { lead + $0 }
+        guard let colon = term.firstIndex(of: ":") else { return nil }
+        return (lead, term[..<colon].lowercased(), String(term[term.index(after: colon)...]))
+    }
+
+    /// Completes one query term: keys (`da` → `date:`), then values after
+    /// `tag:`, `cat:`, `intent:`, `desc:`/`merchant:`; a leading `-` is kept.
+    func queryTerm(_ word: String, _ d: CompletionData) -> [String] {
+        guard let (lead, key, typed) = Completer.termParts(word) else {
+            let lead = String(word.prefix { $0 == "-" || $0 == "(" })
+            return matching(String(word.dropFirst(lead.count)), QueryParser.keys.map { $0 + ":" }).map { lead + $0 }
         }
-        let key = term[..<colon].lowercased()
-        let value = unquote(String(term[term.index(after: colon)...]))
+        let value = unquote(typed)
         // Large lists are matched as they are (no copy); the few special words are matched apart.
         let found: [String]
         switch key {
@@ -353,7 +462,7 @@ public struct Completer {
         case "desc", "merchant":
             // Each word made at once from the name's bytes (a desc: Tab may offer tens of thousands of names).
             let head = Array((lead + key + ":").utf8)
-            return d.merchantNames.matching(value) { name in quotedWord(head, name) }
+            return d.merchantNames.matching(value) { name in Completer.quotedWord(head, name) }
         default: return []
         }
         return found.map { lead + key + ":" + quoted($0) }
@@ -420,7 +529,9 @@ public struct Completer {
     }
 
     /// A name as it must be typed: double-quoted when it holds spaces or quoting characters.
-    func quoted(_ name: String) -> String {
+    func quoted(_ name: String) -> String { Completer.quoted(name) }
+
+    static func quoted(_ name: String) -> String {
         // The characters that need quoting are ASCII: test the UTF-8 (this runs for every value offered).
         if !name.isEmpty, !name.utf8.contains(where: { Completer.needsQuoting[Int($0)] }) { return name }
         return "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
@@ -429,26 +540,36 @@ public struct Completer {
     /// `head` then `name` as `quoted` writes it, made from the bytes at once. (`quoted` escapes a quote or a
     /// backslash that is a character of its own: one a combining mark follows is not, so a name beyond ASCII
     /// that holds either goes through `quoted`.)
-    func quotedWord(_ head: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> String {
-        if name.contains(where: { $0 >= 0x80 }) && name.contains(where: { $0 == 0x22 || $0 == 0x5C }) {
-            return String(decoding: head, as: UTF8.self) + quoted(String(decoding: name, as: UTF8.self))
-        }
+    static func quotedWord(_ head: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> String {
+        guard let size = plainWordSize(head, name) else { return String(decoding: head, as: UTF8.self) + quoted(String(decoding: name, as: UTF8.self)) }
+        return String(unsafeUninitializedCapacity: size) { writeWord(head, name, into: $0) }
+    }
+
+    func quotedWord(_ head: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> String { Completer.quotedWord(head, name) }
+
+    /// The most bytes `writeWord` writes for `name`; nil for a name beyond ASCII that holds a quote or a backslash,
+    /// which only `quoted` can quote.
+    static func plainWordSize(_ head: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        if name.contains(where: { $0 >= 0x80 }) && name.contains(where: { $0 == 0x22 || $0 == 0x5C }) { return nil }
+        return head.count + name.count * 2 + 2
+    }
+
+    /// Writes `head` then `name` as `quoted` writes it into `out` (of `plainWordSize` bytes); how many it wrote.
+    static func writeWord(_ head: [UInt8], _ name: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let plain = !name.isEmpty && !name.contains { Completer.needsQuoting[Int($0)] }
-        return String(unsafeUninitializedCapacity: head.count + name.count * (plain ? 1 : 2) + 2) { out in
-            var n = 0
-            for b in head { out[n] = b; n += 1 }
-            if plain {
-                for b in name { out[n] = b; n += 1 }
-                return n
-            }
-            out[n] = 0x22; n += 1
-            for b in name {
-                if b == 0x5C || b == 0x22 { out[n] = 0x5C; n += 1 }
-                out[n] = b; n += 1
-            }
-            out[n] = 0x22; n += 1
+        var n = 0
+        for b in head { out[n] = b; n += 1 }
+        if plain {
+            for b in name { out[n] = b; n += 1 }
             return n
         }
+        out[n] = 0x22; n += 1
+        for b in name {
+            if b == 0x5C || b == 0x22 { out[n] = 0x5C; n += 1 }
+            out[n] = b; n += 1
+        }
+        out[n] = 0x22; n += 1
+        return n
     }
 
     /// The bytes of `" \t'\"\\$`,;(){}"`, by value (a brace in a word of its own would be a `{QUERY}`).

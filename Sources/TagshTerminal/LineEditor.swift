@@ -3,14 +3,36 @@ import CLibEdit
 import Glibc
 #endif
 
+/// Completion candidates as a Tab reads them: how many, each one's UTF-8 for their common prefix, and the texts
+/// themselves only when they are listed or one is inserted. (A `desc:` Tab on a million descriptions may match
+/// half a million: making a `String` of each was most of the Tab, to print none of them.)
+public protocol CompletionCandidates: Sendable {
+    var count: Int { get }
+    /// Calls `body` with each candidate's UTF-8, best first, until it returns false.
+    func forEachUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Bool)
+    /// The candidates, best first.
+    var strings: [String] { get }
+}
+
+extension Array: CompletionCandidates where Element == String {
+    public func forEachUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        for s in self {
+            var copy = s
+            guard copy.withUTF8(body) else { return }
+        }
+    }
+
+    public var strings: [String] { self }
+}
+
 /// What completion offers for the word before the cursor.
-public struct CompletionOffer: Sendable, Equatable {
+public struct CompletionOffer: Sendable {
     /// How many characters before the cursor the candidates replace.
     public var replacing: Int
     /// Full replacement texts, best first.
-    public var candidates: [String]
+    public var candidates: any CompletionCandidates
 
-    public init(replacing: Int, candidates: [String]) {
+    public init(replacing: Int, candidates: any CompletionCandidates) {
         self.replacing = replacing
         self.candidates = candidates
     }
@@ -153,10 +175,10 @@ public final class LineEditor {
         let typed = String(before.suffix(offer.replacing))
         let isSecondTab = lastTab.map { $0.text == before } ?? false
         lastTab = (before, offer.candidates.count)
-        guard !offer.candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+        guard offer.candidates.count > 0 else { return UInt8(CC_REFRESH_BEEP) }
         if offer.candidates.count == 1 {
             // A folder or a query key (`date:`) is not finished: no space after it.
-            let only = offer.candidates[0]
+            let only = offer.candidates.strings[0]
             replace(typed, with: only + (only.hasSuffix("/") || only.hasSuffix(":") ? "" : " "))
             lastTab = nil
             return UInt8(CC_REFRESH)
@@ -180,7 +202,7 @@ public final class LineEditor {
                 return UInt8(CC_NEWLINE)
             }
         }
-        listCandidates(offer.candidates, rows, afterQuestion: offer.candidates.count >= LineEditor.askFrom)
+        listCandidates(offer.candidates.strings, rows, afterQuestion: offer.candidates.count >= LineEditor.askFrom)
         return UInt8(CC_REDISPLAY)
     }
 
@@ -360,8 +382,8 @@ public final class LineEditor {
 
     /// The longest common prefix, by characters so UTF-8 is never cut in half;
     /// case-insensitive, keeping the first candidate's spelling.
-    public static func longestCommonPrefix(_ strings: [String]) -> String {
-        asciiCommonPrefix(strings) ?? characterCommonPrefix(strings)
+    public static func longestCommonPrefix(_ candidates: some CompletionCandidates) -> String {
+        asciiCommonPrefix(candidates) ?? characterCommonPrefix(candidates.strings)
     }
 
     /// `longestCommonPrefix` by `Character`, for any text.
@@ -382,27 +404,32 @@ extension LineEditor {
     /// character, and its lower case is ASCII's); nil when one is not, or when a candidate goes on past the
     /// prefix with a byte beyond ASCII (a combining mark would make one character of the last one). With tens
     /// of thousands of candidates, an array of `Character` each was most of a Tab.
-    static func asciiCommonPrefix(_ strings: [String]) -> String? {
-        guard let first = strings.first else { return "" }
-        let prefix = Array(first.utf8)
-        guard prefix.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+    static func asciiCommonPrefix(_ candidates: some CompletionCandidates) -> String? {
+        guard candidates.count > 0 else { return "" }
+        var prefix: [UInt8]?
+        var n = 0
+        var failed = false
         func fold(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
-        var n = prefix.count
-        for s in strings.dropFirst() {
-            var copy = s
-            let common = copy.withUTF8 { b -> Int? in
-                var k = 0
-                while k < n && k < b.count {
-                    let x = b[k]
-                    guard x >= 0x20 && x < 0x7F else { return nil }
-                    if fold(x) != fold(prefix[k]) { break }
-                    k += 1
-                }
-                return k < b.count && b[k] >= 0x80 ? nil : k
+        candidates.forEachUTF8 { b in
+            guard let prefix else {
+                // The first one is the prefix, in its spelling.
+                guard b.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { failed = true; return false }
+                prefix = Array(b)
+                n = b.count
+                return true
             }
-            guard let common else { return nil }
-            n = common
+            var k = 0
+            while k < n && k < b.count {
+                let x = b[k]
+                guard x >= 0x20 && x < 0x7F else { failed = true; return false }
+                if fold(x) != fold(prefix[k]) { break }
+                k += 1
+            }
+            guard !(k < b.count && b[k] >= 0x80) else { failed = true; return false }
+            n = k
+            return true
         }
+        guard !failed, let prefix else { return failed ? nil : "" }
         return String(decoding: prefix[..<n], as: UTF8.self)
     }
 }

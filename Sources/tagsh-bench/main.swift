@@ -44,6 +44,9 @@ final class TimedConsole: Console {
     func edit(_ text: String) -> String? { inner.edit(text) }
 }
 
+/// The shell's completion words are what the line editor reads, as in `tagsh`.
+extension CompletionWords: CompletionCandidates {}
+
 func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -109,9 +112,9 @@ for command in commands {
         _ = session.completionData()
     } else if command.hasPrefix("complete:") {
         // As the line editor takes a Tab: the candidates, then their longest common prefix.
-        let found = completer.complete(String(command.dropFirst(9))).candidates
+        let found = completer.complete(String(command.dropFirst(9))).words
         _ = LineEditor.longestCommonPrefix(found)
-        if found.isEmpty { status = .failed(1) }
+        if found.count == 0 { status = .failed(1) }
     } else {
         status = session.execute(command)
     }

@@ -248,7 +248,7 @@ struct TagshCLI: ParsableCommand {
             prompt: { session.prompt },
             complete: { text in
                 let r = completer.complete(text)
-                return CompletionOffer(replacing: r.replacing, candidates: r.candidates)
+                return CompletionOffer(replacing: r.replacing, candidates: r.words)
             })
         let console = TerminalConsole(editor: editor, sink: sink)
         session.console = console
@@ -305,3 +305,6 @@ struct ScriptArgument: ExpressibleByArgument, Sendable {
 enum TagshVersion {
     static let string = ManPage.version
 }
+
+/// The shell's completion words are what the line editor reads (the two layers do not know each other).
+extension CompletionWords: CompletionCandidates {}

@@ -116,6 +116,56 @@ struct CompletionDataTests {
         }
     }
 
+    /// A `desc:` Tab keeps the names matched as ids and writes each word's bytes into one buffer: the bytes of the
+    /// words `strings` makes, the same count, and the same common prefix as the words made first. Also through
+    /// `Completer.complete`, with many matches (read off the ranking rather than sorted) and few.
+    @Test func descriptionWordsReadInPlaceAreTheWordsMade() {
+        let list = ["STARBUCKS 1", "plain", "say \"hi\"", "back\\slash", "semi;colon", "café au lait", "tab\there", "o'neil",
+                    "日本", "Joe\"\u{301}s Bar", "a\\\u{301}b", "Café \"Q\"", "", "Starbucks 2", "starbucks \"3\""]
+        let many = (0..<9_000).map { i in ["CINEMA AMSTERDAM \(i)", "cinema berlin \(i)", "Garden \(i)"][i % 3] }
+        for names in [list, many] {
+            let table = MerchantNames(names)
+            for typed in ["", "s", "st", "STARB", "c", "cinema", "CINEMA AMSTERDAM 1", "é", "x", "g", "ga"] {
+                if names == many {
+                    // In the order given (the ranking), many matches or few.
+                    #expect(table.matching(typed) == many.filter { $0.lowercased().hasPrefix(typed.lowercased()) }, "\(typed)")
+                }
+                for lead in ["", "-("] {
+                    let words = CompletionWords(names: table, ids: table.matchingIDs(typed), head: Array((lead + "desc:").utf8))
+                    let made = words.strings
+                    #expect(made == table.matching(typed).map { lead + "desc:" + Completer.quoted($0) }, "\(typed)")
+                    var read: [[UInt8]] = []
+                    words.forEachUTF8 { read.append(Array($0)); return true }
+                    #expect(read == made.map { Array($0.utf8) } && words.count == made.count, "\(typed)")
+                    #expect(LineEditor.longestCommonPrefix(words) == LineEditor.longestCommonPrefix(made), "\(typed)")
+                }
+            }
+        }
+        // Ranked by use, not in the order first read: many matches are read off the ranking in its order.
+        var ledger = Ledger()
+        func use(_ i: Int) -> Int { 1 + (i * 7) % 5 }
+        for (i, name) in many.enumerated() {
+            let id = ledger.merchants.intern(name)
+            for _ in 0..<use(i) {
+                ledger.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: id, amount: Amount(units: -100, scale: 2), currency: 0,
+                              account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
+            }
+        }
+        let byUse = MerchantNames(ledger)
+        let order = many.indices.sorted { (use($0), $1) > (use($1), $0) }.map { many[$0] }
+        for typed in ["", "c", "cinema", "CINEMA AMSTERDAM 1", "g", "garden 77"] {
+            #expect(byUse.matching(typed) == order.filter { $0.lowercased().hasPrefix(typed.lowercased()) }, "\(typed)")
+        }
+        let completer = Completer(data: { CompletionData(merchants: many) }, listDirectory: { _ in [] })
+        for text in ["count desc:c", "ls -desc:cin", "count desc:\"CINEMA AMSTERDAM 4", "count merchant:g", "count desc:"] {
+            let r = completer.complete(text)
+            let typed = String(text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[1])
+            let expected = many.filter { $0.lowercased().hasPrefix(typed.lowercased().replacingOccurrences(of: "\"", with: "")) }
+            #expect(r.words.count == expected.count && r.candidates.count == expected.count && expected.count > 0, "\(text)")
+            #expect(r.candidates.first.map { $0.contains(expected[0]) } == true, "\(text)")
+        }
+    }
+
     /// The common prefix of Tab's candidates read as bytes, where it can be, is the one read by `Character`;
     /// case folded, the first candidate's spelling kept.
     @Test func commonPrefixAsBytesIsTheCharacterOne() {
@@ -148,3 +198,6 @@ struct CompletionDataTests {
         }
     }
 }
+
+/// The shell's completion words are what the line editor reads, as in `tagsh`.
+extension CompletionWords: CompletionCandidates {}
