@@ -224,9 +224,18 @@ struct SummaryReport {
         // With a limit, the groups kept are found first, when that is cheap, and only they get a `Line`: a million
         // merchants made a million lines, each of them dictionaries and arrays, to print three.
         var kept: (isKept: [Bool], folded: Int)?
-        if let limit { kept = try SummaryReport.keptKeys(rows, first, ledger, limit: limit, session: session) }
         var others = Line()
-        if kept == nil, !trend, second == nil, let fast = try SummaryReport.singleCurrencyLines(rows, first, ledger, session: session) {
+        var summed = false
+        if let limit, !trend, second == nil, let fast = try SummaryReport.keptLines(rows, first, ledger, limit: limit, session: session) {
+            // One pass in one currency, summed in arrays by key: the lines kept, and the others folded from the sums.
+            (all, lines, others, summed) = (fast.all, fast.lines, fast.others, true)
+            kept = ([], fast.folded)
+        } else if let limit {
+            kept = try SummaryReport.keptKeys(rows, first, ledger, limit: limit, session: session)
+        }
+        if summed {
+            // (Every row is summed already.)
+        } else if kept == nil, !trend, second == nil, let fast = try SummaryReport.singleCurrencyLines(rows, first, ledger, session: session) {
             (all, lines) = fast
         } else {
             for (i, row) in rows.enumerated() {
@@ -297,6 +306,44 @@ struct SummaryReport {
     /// currency (the first row's) summed in an array, then the first `limit` in `order`'s order. Nil (work it out
     /// line by line) by a period or a tag (a row has several), or when the rows hold more than one currency (the
     /// folded row's totals would list currencies in another order).
+    /// A summary by one dimension with a limit and no trend or columns, when every row is in one currency: the sums
+    /// by key in arrays, in one pass; a `Line` for each of the `limit` largest; the others folded from their sums, as
+    /// the lines of a summary without a limit are folded. Nil when the dimension has no bound or the rows hold
+    /// several currencies. (`keptKeys` then a pass with a group per row took 106 ms on a million merchants.)
+    static func keptLines(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
+                          session: Session) throws(ShellError) -> (all: Line, lines: [Line], others: Line, folded: Int)? {
+        guard let bound = first.keyBound(ledger), let head = rows.first else { return nil }
+        let currency = ledger.currency[head]
+        var sums = Summing(count: bound)
+        for (i, row) in rows.enumerated() {
+            if i & 4095 == 0 { try session.checkInterrupted() }
+            guard ledger.currency[row] == currency else { return nil }
+            let units = ledger.amountUnits[row], scale = ledger.amountScale[row]
+            sums.add(first.key(row, ledger), units, scale)
+            sums.addAll(units, scale)
+        }
+        let keys = sums.counts.indices.filter { sums.counts[$0] > 0 }
+        let size = keys.map { key -> Int128 in
+            let v = sums.net[key].amount?.units(atScale: Amount.maxScale) ?? 0
+            return v < 0 ? -v : v
+        }
+        let best = firstInOrder(limit, of: keys.indices) { (size[$0], keys[$1]) > (size[$1], keys[$0]) }
+        var shown = [Bool](repeating: false, count: keys.count)
+        for i in best { shown[i] = true }
+        var folded = (count: 0, net: Summing.Running(), inflow: Summing.Running(), outflow: Summing.Running())
+        for i in keys.indices where !shown[i] {
+            let k = keys[i]
+            folded.count += sums.counts[k]
+            if sums.net[k].present { folded.net.add(sums.net[k].units, sums.net[k].scale) }
+            if sums.inflow[k].present { folded.inflow.add(sums.inflow[k].units, sums.inflow[k].scale) }
+            if sums.outflow[k].present { folded.outflow.add(sums.outflow[k].units, sums.outflow[k].scale) }
+        }
+        let others = Line(group: Groups.Group(count: folded.count, currency: currency, net: folded.net.amount,
+                                              inflow: folded.inflow.amount, outflow: folded.outflow.amount))
+        return (Line(group: sums.group(nil, currency: currency)), best.map { Line(key: keys[$0], group: sums.group(keys[$0], currency: currency)) },
+                others, keys.count - best.count)
+    }
+
     static func keptKeys(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
                          session: Session) throws(ShellError) -> (isKept: [Bool], folded: Int)? {
         guard let bound = first.keyBound(ledger), let head = rows.first else { return nil }
@@ -405,8 +452,11 @@ struct SummaryReport {
 
         init(count: Int) {
             counts = Array(repeating: 0, count: count)
+            // Three arrays made apart: copies of one would each be copied whole at their first change (a million
+            // keys: 32 MB moved).
             net = Array(repeating: Running(), count: count)
-            (inflow, outflow) = (net, net)
+            inflow = Array(repeating: Running(), count: count)
+            outflow = Array(repeating: Running(), count: count)
         }
 
         mutating func grow(to n: Int) {
