@@ -146,7 +146,8 @@ struct LiveEvidence: Sendable {
         return counted
     }
 
-    /// The tallies of one amount at merchants alike (not kept: a row asks for its own amount once).
+    /// The tallies of one amount at merchants alike: counted from the group's rows by amount, which are kept for
+    /// a large group (`amountGroups`), with what was counted from them.
     mutating func tallies(of k: SuggestIndex.AmountKey, alikeNames: [String], ledger: Ledger) -> [Tally] {
         let amount = AmountOnly(units: k.units, scale: k.scale, currency: k.currency)
         if let i = amountGroups.firstIndex(where: { $0.alike == k.alike }) {

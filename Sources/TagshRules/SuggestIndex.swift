@@ -448,8 +448,9 @@ extension SuggestIndex {
     /// What accepting every suggestion at or above `minConfidence` on `rows` would change, as a plan `preview`
     /// renders and `apply` commits as one step. Only missing categories and intents are filled in, and tags added. Transactions that cannot take a category are left out of that
     /// field; tags that would go over `maxTags` are listed in `overflow`. New tag sets are interned into `ledger`.
-    public mutating func plan(ledger: inout Ledger, rows: [Int], minConfidence: Double, fields: Set<Field>, maxTags: Int) -> Plan {
-        plan(ledger: &ledger, rows: rows, minConfidence: minConfidence, fields: fields, maxTags: maxTags, sharing: true)
+    public mutating func plan(ledger: inout Ledger, rows: [Int], minConfidence: Double, fields: Set<Field>, maxTags: Int,
+                              interrupted: () -> Bool = { false }) -> Plan? {
+        plan(ledger: &ledger, rows: rows, minConfidence: minConfidence, fields: fields, maxTags: maxTags, sharing: true, interrupted: interrupted)
     }
 
     /// What decides a row's suggestions in a plan: its merchant and amount (the evidence) and its own values
@@ -482,7 +483,10 @@ extension SuggestIndex {
     /// With sharing, rows alike in what decides their suggestions (`PlanKey`) share one working-out: a million
     /// generated rows hold 168,149 such keys. The deltas' texts and the tag sets a suggestion makes are made once
     /// per value and per set, not once per row.
-    mutating func plan(ledger: inout Ledger, rows: [Int], minConfidence: Double, fields: Set<Field>, maxTags: Int, sharing: Bool) -> Plan {
+    /// Nil when `interrupted` said stop (it is asked every 4,096 rows of each pass; a million rows of a ledger whose
+    /// merchants are each a row's own take seconds).
+    mutating func plan(ledger: inout Ledger, rows: [Int], minConfidence: Double, fields: Set<Field>, maxTags: Int, sharing: Bool,
+                       interrupted: () -> Bool = { false }) -> Plan? {
         var plan = Plan(rules: [Rule(name: "suggestions", queryText: "", query: .all, actions: [])])
         plan.matched = rows.count
         var deltaIndex: [ChangeSet.Field: [String: Int]] = [:]
@@ -512,6 +516,7 @@ extension SuggestIndex {
         if sharing {
             var place: [PlanKey: Int32] = [:]
             for (i, row) in sorted.enumerated() {
+                if i & 4095 == 0 && interrupted() { return nil }
                 let key = PlanKey(row: row, ledger: ledger)
                 if let known = place[key] { shares[i] = known; continue }
                 shares[i] = Int32(first.count)
@@ -524,7 +529,8 @@ extension SuggestIndex {
         }
         var suggested: [Score] = []
         var firstFrom = [Int32](repeating: 0, count: first.count), firstTo = firstFrom
-        for k in live?.groupOrder(first, ledger: ledger) ?? Array(first.indices) {
+        for (n, k) in (live?.groupOrder(first, ledger: ledger) ?? Array(first.indices)).enumerated() {
+            if n & 4095 == 0 && interrupted() { return nil }
             var e = evidence(row: first[k], ledger: ledger)
             firstFrom[k] = Int32(suggested.count)
             for f in Field.allCases where fields.contains(f) {
@@ -536,6 +542,7 @@ extension SuggestIndex {
         // are all there already; as `.max - 1`, that it would hold too many).
         var madeSets: [UInt64: UInt32] = [:]
         for (i, row) in sorted.enumerated() {
+            if i & 4095 == 0 && interrupted() { return nil }
             var changed = false
             var addTags: [UInt32] = []
             let k = Int(shares[i])

@@ -373,11 +373,12 @@ public struct Completer {
         var seen = Set<String>()
         let expected = command.forms.flatMap { Grammar.expected($0, words: positional) }
         let wantsRuleName = expected.contains { if case .rule = $0.parameter { true } else { false } }
+        // Where a rule name fits too, a word without `:` is a rule name, not a query term.
+        let ruleNameHere = wantsRuleName && !current.contains(":") && !current.hasPrefix("-") && !current.hasPrefix("(")
         for e in expected {
             var c: [String]
             // Descriptions are kept as names until they are listed.
-            if case .query = e.parameter, !(wantsRuleName && !current.contains(":") && !current.hasPrefix("-") && !current.hasPrefix("(")),
-               let words = descriptionWords(current, d) {
+            if case .query = e.parameter, !ruleNameHere, let words = descriptionWords(current, d) {
                 if found.count == 0 { found = words; continue }
                 c = words.strings
             } else {
@@ -395,9 +396,7 @@ public struct Completer {
                 } else {
                     c = []
                 }
-            case .query:
-                // Where a rule name fits too, a word without `:` is a rule name.
-                c = wantsRuleName && !current.contains(":") && !current.hasPrefix("-") && !current.hasPrefix("(") ? [] : queryTerm(current, d)
+            case .query: c = ruleNameHere ? [] : queryTerm(current, d)
             case .rule: c = matching(current, d.ruleNames)
             case .category(let orNone, let customOnly):
                 c = matching(unquote(current), customOnly ? d.customCategories : d.categories)

@@ -61,8 +61,8 @@ public enum ManPage {
             .SH THE PROMPT
             Line editing is libedit's: emacs keys by default, vi mode and key bindings from \\fI~/.editrc\\fR,
             Ctrl-R to search the history, Tab to complete. Ctrl-C clears the line, ends a Ctrl-R search, and stops
-            a long command (a listing, \\fBsummary\\fR, \\fBpreview\\fR, \\fBapply\\fR, \\fBsuggest rules\\fR,
-            or \\fBsave\\fR before it writes): the command says \\fBinterrupted\\fR and changes nothing, not
+            a long command (a listing, \\fBsummary\\fR, \\fBpreview\\fR and \\fBapply\\fR of rules or of suggestions,
+            \\fBsuggest rules\\fR, or \\fBsave\\fR before it writes): the command says \\fBinterrupted\\fR and changes nothing, not
             even the selection \\fB@\\fR. It never quits tagsh; Ctrl-D on an empty line does.
             .PP
             Tab completes commands, options, rule names, files, tags, categories and query values, most used first.

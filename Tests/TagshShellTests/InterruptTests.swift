@@ -48,6 +48,7 @@ struct InterruptTests {
     static let longCommands = [
         "ls", "ls --json", "ls -uber --sort amount", "summary", "summary by merchant", "summary by tag --json",
         "merchants", "tags", "preview amt:<0 => +ride", "apply amt:<0 => +ride", "suggest rules",
+        "preview suggestions --min-confidence 0.3", "apply suggestions --min-confidence 0.3",
     ]
 
     /// With Ctrl-C already pressed, each long command fails at once: no output, no change.

@@ -478,6 +478,39 @@ struct CompletionTests {
         }
     }
 
+    /// Where the fast `--limit` path could part from the whole list: names equal as `String`s (NFC and NFD) tie and
+    /// keep the order first seen in the matching rows, not their ids'; and sums past Int64 keep the total they had,
+    /// so the others' total is their merchants' totals summed, not their rows one by one.
+    @Test func merchantsWithALimitTieAndOverflowAsTheWholeList() throws {
+        let (folder, file) = try scratchFile("m.csv", prefix: "tagsh-merchants-limit")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rows = ["Caf\u{E9},-1", "Cafe\u{301},-2", "Caf\u{E9},-5"]
+            + Array(repeating: "A,999999999999999999", count: 10) + Array(repeating: "B,-999999999999999999", count: 10)
+            + Array(repeating: "Top,1", count: 11)
+        try ("Date,Description,Amount\n" + rows.map { "2025-01-02," + $0 }.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.execute("open \(file)")
+        for (query, limit) in [("amt:<-1.5", 1), ("amt:<-1.5", 2), ("", 1), ("", 2), ("", 3)] {
+            sink.reset()
+            s.execute("merchants --json \(query)")
+            let whole = sink.out.split(separator: "\n").map(String.init)
+            sink.reset()
+            s.execute("merchants --json \(query) --limit \(limit)")
+            let lines = sink.out.split(separator: "\n").map(String.init)
+            #expect(Array(lines.prefix(limit)).map { Array($0.utf8) } == Array(whole.prefix(limit)).map { Array($0.utf8) }, "\(query) --limit \(limit)")
+            if query.isEmpty {
+                // Top first; A's and B's totals each stopped short of Int64's end, and they cancel.
+                #expect(whole.first?.contains("\"Top\"") == true)
+                let others = try #require(lines.last)
+                let rest = whole.dropFirst(limit).map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+                let sum = rest.reduce(Decimal(0)) { $0 + Decimal(string: ($1["total"] as! [String: String])["EUR"] ?? ($1["total"] as! [String: String]).values.first!)! }
+                let got = try #require(JSONSerialization.jsonObject(with: Data(others.utf8)) as? [String: Any])
+                #expect((got["total"] as? [String: String])?.values.first.flatMap { Decimal(string: $0) } == sum, "\(others)")
+            }
+        }
+    }
+
     /// A small export in dollars for the demo ledger (a second currency).
     func demoUSDExport() throws -> String {
         let (_, file) = try scratchFile("usd.csv", prefix: "tagsh-usd")

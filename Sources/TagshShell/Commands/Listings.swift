@@ -107,23 +107,43 @@ extension Commands {
             }
         }
         if let limit = inv.intValue("limit"), let head = rows.first, !rows.contains(where: { ledger.currency[$0] != ledger.currency[head] }) {
-            // In one currency, the merchants shown are found from counts alone, and only they get a group; the
-            // others are summed row by row into one (the same sums in one currency). A group for each of a million
-            // distinct descriptions, each with its lists of totals, took 350 ms and 150 MB to show five.
+            // In one currency, the merchants shown are found from counts alone and only they get a group; a group for
+            // each of a million distinct descriptions, each with its lists of totals, took 350 ms and 150 MB to show
+            // five. The others' count and total are their merchants' summed in the order first seen, as their groups
+            // were (a sum past Int64 keeps the total it had, so the order counts); their money in and out, which this
+            // listing does not show, row by row.
             var counts = [Int32](repeating: 0, count: ledger.merchants.count + 1)
-            for (i, row) in rows.enumerated() {
-                if i % 4096 == 0 { try inv.session.checkInterrupted() }
-                counts[Int(ledger.merchant[row])] += 1
-            }
-            let keys = counts.indices.filter { counts[$0] > 0 }
-            let first = firstN(min(limit, keys.count), of: keys) { Int(counts[keys[$0]]) }
-            var shown = [Bool](repeating: false, count: counts.count)
-            for i in first { shown[keys[i]] = true }
+            var net = [SummaryReport.Summing.Running](repeating: .init(), count: counts.count)
+            var keys: [Int] = []
             for (i, row) in rows.enumerated() {
                 if i % 4096 == 0 { try inv.session.checkInterrupted() }
                 let m = Int(ledger.merchant[row])
-                if shown[m] { groups.add(key: m, row: row, ledger: ledger) } else { others.add(ledger.amount(row), currency: ledger.currency[row]) }
+                if counts[m] == 0 { keys.append(m) }
+                counts[m] += 1
+                net[m].add(ledger.amountUnits[row], ledger.amountScale[row])
             }
+            let first = firstN(min(limit, keys.count), of: keys) { Int(counts[keys[$0]]) }
+            var shown = [Bool](repeating: false, count: counts.count)
+            for i in first { shown[keys[i]] = true }
+            var inflow = SummaryReport.Summing.Running(), outflow = inflow
+            for (i, row) in rows.enumerated() {
+                if i % 4096 == 0 { try inv.session.checkInterrupted() }
+                let m = Int(ledger.merchant[row])
+                if shown[m] {
+                    groups.add(key: m, row: row, ledger: ledger)
+                } else if ledger.amountUnits[row] < 0 {
+                    outflow.add(ledger.amountUnits[row], ledger.amountScale[row])
+                } else {
+                    inflow.add(ledger.amountUnits[row], ledger.amountScale[row])
+                }
+            }
+            var rest = (count: 0, net: SummaryReport.Summing.Running())
+            for k in keys where !shown[k] {
+                rest.count += Int(counts[k])
+                rest.net.add(net[k].units, net[k].scale)
+            }
+            others = Groups.Group(count: rest.count, currency: ledger.currency[head], net: rest.net.amount,
+                                  inflow: inflow.amount, outflow: outflow.amount)
             order = first.map { keys[$0] }
             folded = keys.count - first.count
         } else {

@@ -285,9 +285,11 @@ extension Invocation {
             }
         }
         let maxTags = session.settings.maxTags
-        guard let plan = session.withSuggestIndex({ index, _ in
-            index.plan(ledger: &working, rows: rows, minConfidence: minimum, fields: fields, maxTags: maxTags)
+        let interrupted = session.interrupted
+        guard let planned = session.withSuggestIndex({ index, _ in
+            index.plan(ledger: &working, rows: rows, minConfidence: minimum, fields: fields, maxTags: maxTags, interrupted: interrupted)
         }) else { throw .noLedger }
+        guard let plan = planned else { throw .interrupted }
         return (plan, working)
     }
 
