@@ -279,6 +279,9 @@ public struct SuggestIndex: Sendable {
     /// sorting them was most of a `review` key's time).
     mutating func scores(row: Int, field: Field, ledger: Ledger, inIndex: Bool = true, minimum: Double = -.infinity,
                          evidence e: inout RowEvidence) -> [Score] {
+        // No transaction has a value in this field (a bank export without categories): there is nothing to find,
+        // and looking through merchants alike and words for it counted tens of thousands of rows for each new one.
+        guard (live?.agreeTotal[field.rawValue] ?? agreeTotal[field.rawValue]) > 0 else { return [] }
         let prior = consistency(field)
         let own = inIndex ? SuggestIndex.values(field, row: row, ledger: ledger) : []
         var best: [Score] = []

@@ -207,6 +207,22 @@ struct SuggestIndexTests {
         #expect(most >= 10)
     }
 
+    /// A field no transaction has a value in is not looked for; one that only two have is, from merchants alike.
+    @Test func aFieldFewTransactionsHaveIsStillFound() throws {
+        var l = Ledger()
+        let food = l.categories.intern("Food")
+        for (name, category) in [("SHOP 1", food), ("SHOP 2", food), ("SHOP 3", 0), ("OTHER", 0)] {
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: l.merchants.intern(name), amount: Amount(units: -100, scale: 2),
+                     currency: 0, account: 0, intent: nil, category: category, tagSet: 0, note: 0)
+        }
+        for rows in [nil, [0, 1, 2, 3]] as [[Int]?] {
+            var index = SuggestIndex(ledger: l, rows: rows)
+            let found = index.suggest(row: 2, ledger: l, threshold: 0)
+            #expect(found.contains { $0.value == .category("Food") }, "\(found)")
+            #expect(!found.contains { if case .intent = $0.value { true } else { false } })
+        }
+    }
+
     /// A `review` goes from one group of merchants alike to another and back; the amounts of more large groups
     /// than are kept are asked for in turns, and every answer is the row-by-row index's.
     @Test func amountsOfManyLargeGroupsInTurns() {
