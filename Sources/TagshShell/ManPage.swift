@@ -177,7 +177,7 @@ public enum ManPage {
         ("--keep-going", "In scripts, go on after a failing command (default: stop)."),
         ("--echo", "Print each script command before its output."),
         ("--format FMT", "csv, journal or beancount (default: from the file's extension, then its content)."),
-        ("--no-init", "Do not source LEDGER's sidecar file LEDGER.tagsh (nor the default rules file)."),
+        ("--no-init", "Do not source LEDGER's sidecar file LEDGER.tagsh (nor the default rules file); the columns it says a CSV file has are still read."),
         ("--rules FILE", "A rules file shared across ledgers and months (repeatable): sourced after the ledgers, and where new rules are kept. Default: $XDG_CONFIG_HOME/tagsh/rules.tagsh when it exists."),
         ("--color WHEN", "auto, always or never. NO_COLOR is honoured."),
         ("--json", "Machine-readable output from listing commands."),

@@ -726,13 +726,14 @@ public final class Session {
         let bytes: [UInt8], stamp: FileStamp
         do throws(FileError) { (bytes, stamp) = try FileIO.read(path) } catch { throw .file(error) }
         let fmt = format ?? LedgerFormat(extensionOf: path) ?? LedgerFormat(sniffing: bytes)
-        // A column mapping kept in the sidecar is needed before the file is read.
+        // A column mapping kept in the sidecar is needed before the file is read. It says how the file is laid out
+        // (where a headerless file keeps the columns tagsh added to it), not what the session declares, so it is
+        // read with --no-init too: without it, a second session read a headerless file's annotations as unknown
+        // columns, and its save added them again.
         var options = options
-        if sourcesSidecar {
-            let kept = Sidecar(path: Session.sidecarPath(for: path)).reading
-            if options.columns == nil { options.columns = kept.map }
-            if options.dateFormat == nil { options.dateFormat = kept.dateFormat }
-        }
+        let kept = Sidecar(path: Session.sidecarPath(for: path)).reading
+        if options.columns == nil { options.columns = kept.map }
+        if options.dateFormat == nil { options.dateFormat = kept.dateFormat }
         if let memory = columnMemoryPath { options.rememberedMappings = ColumnMemory(path: memory).read() }
         let loaded: LoadedLedger
         do { loaded = try LedgerDocument.read(bytes, fileName: path, format: fmt, options: options) } catch {

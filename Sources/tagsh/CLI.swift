@@ -36,7 +36,7 @@ struct TagshCLI: ParsableCommand {
             completion: .list(["csv", "journal", "beancount"]))
     var format: String?
 
-    @Flag(name: .customLong("no-init"), help: "Do not source LEDGER's sidecar file LEDGER.tagsh.")
+    @Flag(name: .customLong("no-init"), help: "Do not source LEDGER's sidecar file LEDGER.tagsh (its categories, rules and settings; the columns it says a CSV file has are still read).")
     var noInit = false
 
     @Option(help: ArgumentHelp("auto | always | never (NO_COLOR is honoured).", valueName: "WHEN"), completion: .list(["auto", "always", "never"]))

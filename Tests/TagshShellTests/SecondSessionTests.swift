@@ -576,6 +576,25 @@ struct ColumnMappingTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(two.execute("save") == .ok)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        two.close()
+
+        // With --no-init the sidecar's declarations are not sourced, but the columns it says the file has still
+        // are: the annotations come back, the steps too, and a save changes one record, adding no columns.
+        let sink3 = BufferSink()
+        let three = Session(sink: sink3)
+        three.sourcesSidecar = false
+        #expect(three.execute("open \(path)") == .ok, "\(sink3.err)")
+        #expect(!sink3.err.contains("no header row") && !sink3.err.contains("not available"), "\(sink3.err)")
+        #expect(three.ledger?.tagNames(0) == ["coffee"])
+        #expect(three.steps.count == 1)
+        let sidecarBytes = try Data(contentsOf: URL(fileURLWithPath: path + ".tagsh"))
+        #expect(three.execute("intent 2 need") == .ok && three.execute("save") == .ok, "\(sink3.err)")
+        #expect(!sink3.out.contains("added the columns"), "\(sink3.out)")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let before = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == before.count && zip(lines, before).filter { $0 != $1 }.count == 1, "\(lines)")
+        #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false).count == 9 && lines[1].contains("need"), "\(lines)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".tagsh")) == sidecarBytes)
     }
 
     @Test func columnsByNameForUnknownHeaders() throws {
