@@ -187,7 +187,9 @@ enum HistoryFile {
         return out
     }
 
-    enum Failure: Error { case unreadable, stale }
+    /// `stale`: the file's bytes are not those saved; `missingCategory`: they are, but the ledger read from them has
+    /// no category a step names (the file was read otherwise than when it was saved).
+    enum Failure: Error { case unreadable, stale, missingCategory(String) }
 
     /// Reads the steps back against `ledger` (names interned into its tables as needed).
     static func read(_ text: String, fingerprint: String, ledger: inout Ledger) throws(Failure) -> [Session.Step] {
@@ -208,7 +210,7 @@ enum HistoryFile {
                 guard f.count == 4, let id = UInt32(f[1]) else { throw .unreadable }
                 let name = unescape(f[3])
                 if f[2] == "L" {
-                    guard let now = ledger.categories.id(of: name) else { throw .stale }
+                    guard let now = ledger.categories.id(of: name) else { throw .missingCategory(name) }
                     categoryID[id] = now
                 } else {
                     var hidden = Category(name: name, isDefault: false)
@@ -303,6 +305,9 @@ extension Session {
             historyNote = savedTogether != files.count
                 ? "the steps of earlier sessions are not available: they were saved with \(plural(savedTogether, "file")) open, and \(files.count) are open now"
                 : "the steps of earlier sessions are not available: \(path) changed since tagsh saved it"
+        } catch .missingCategory(let name) {
+            historyNote = "the steps of earlier sessions are not available: \(path) is as tagsh saved it, but read now it has no "
+                + "category '\(TextSafety.sanitize(name))', which they name (was it read with other columns?)"
         } catch {
             historyNote = "the steps of earlier sessions are not available: \(historyPath) is damaged"
         }

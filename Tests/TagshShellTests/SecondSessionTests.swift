@@ -597,6 +597,25 @@ struct ColumnMappingTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".tagsh")) == sidecarBytes)
     }
 
+    /// A file as tagsh saved it but read otherwise (other columns, and no sidecar to declare its categories): the
+    /// steps are not brought back, and the note says why rather than that the file changed.
+    @Test func stepsOfAFileReadOtherwiseAreNotBroughtBack() throws {
+        let path = try SmallLedgers.scratch("wf2.csv", Self.wellsFargo)
+        let one = Session(sink: BufferSink())
+        #expect(one.execute("open \(path)") == .ok)
+        #expect(one.execute("category new Treats") == .ok && one.execute("category 1 Treats") == .ok && one.execute("save") == .ok)
+        one.close()
+        let sink = BufferSink()
+        let two = Session(sink: sink)
+        two.sourcesSidecar = false
+        #expect(two.execute("open \(path) --columns date=1,description=5,amount=2") == .ok, "\(sink.err)")
+        #expect(two.steps.isEmpty)
+        #expect(two.execute("undo") == .failed(1))
+        #expect(sink.err.contains("the steps of earlier sessions are not available: \(path) is as tagsh saved it, but read now it has no category 'Treats'"),
+                "\(sink.err)")
+        #expect(!sink.err.contains("changed since tagsh saved it"), "\(sink.err)")
+    }
+
     @Test func columnsByNameForUnknownHeaders() throws {
         let path = try SmallLedgers.scratch("x.csv", "Fecha Valor;Movimiento;Cantidad\n05/03/2024;MERCADONA;-30,00\n")
         let sink = BufferSink()
