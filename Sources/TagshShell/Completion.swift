@@ -382,39 +382,39 @@ public struct Completer {
                 if found.count == 0 { found = words; continue }
                 c = words.strings
             } else {
-            switch e.parameter {
-            case .keyword(let k): c = current.isEmpty ? [] : matching(current, [k])
-            case .target:
-                // `{QUERY}`: the query's first term completes as a query term does.
-                c = current.hasPrefix("{") ? queryTerm(String(current.dropFirst()), d).map { "{" + $0 } : []
-            case .value, .rest, .actions, .optional: c = []
-            case .tagEdits:
-                if current.hasPrefix("+") {
-                    c = matching(String(current.dropFirst()), d.tags, lead: "+")
-                } else if current.hasPrefix("-") {
-                    c = matching(String(current.dropFirst()), e.target.flatMap(d.tagsOfTarget) ?? [], lead: "-")
-                } else {
-                    c = []
+                switch e.parameter {
+                case .keyword(let k): c = current.isEmpty ? [] : matching(current, [k])
+                case .target:
+                    // `{QUERY}`: the query's first term completes as a query term does.
+                    c = current.hasPrefix("{") ? queryTerm(String(current.dropFirst()), d).map { "{" + $0 } : []
+                case .value, .rest, .actions, .optional: c = []
+                case .tagEdits:
+                    if current.hasPrefix("+") {
+                        c = matching(String(current.dropFirst()), d.tags, lead: "+")
+                    } else if current.hasPrefix("-") {
+                        c = matching(String(current.dropFirst()), e.target.flatMap(d.tagsOfTarget) ?? [], lead: "-")
+                    } else {
+                        c = []
+                    }
+                case .query: c = ruleNameHere ? [] : queryTerm(current, d)
+                case .rule: c = matching(current, d.ruleNames)
+                case .category(let orNone, let customOnly):
+                    c = matching(unquote(current), customOnly ? d.customCategories : d.categories)
+                    if orNone { c += matching(unquote(current), ["none"]) }
+                    c = c.map(quoted)
+                case .tag: c = matching(current, d.tags)
+                case .choice(let words): c = matching(current, words)
+                case .file, .files: c = paths(current)
+                case .command: c = matching(current, (registry.commands.map(\.name) + ["query"]).sorted())
+                case .setting: c = matching(current, Settings.names)
+                case .settingValue:
+                    switch e.previous {
+                    case "color": c = matching(current, Settings.ColorMode.allCases.map(\.rawValue))
+                    case "width": c = matching(current, ["auto"])
+                    case "pager": c = matching(current, ["on", "off"])
+                    default: c = []
+                    }
                 }
-            case .query: c = ruleNameHere ? [] : queryTerm(current, d)
-            case .rule: c = matching(current, d.ruleNames)
-            case .category(let orNone, let customOnly):
-                c = matching(unquote(current), customOnly ? d.customCategories : d.categories)
-                if orNone { c += matching(unquote(current), ["none"]) }
-                c = c.map(quoted)
-            case .tag: c = matching(current, d.tags)
-            case .choice(let words): c = matching(current, words)
-            case .file, .files: c = paths(current)
-            case .command: c = matching(current, (registry.commands.map(\.name) + ["query"]).sorted())
-            case .setting: c = matching(current, Settings.names)
-            case .settingValue:
-                switch e.previous {
-                case "color": c = matching(current, Settings.ColorMode.allCases.map(\.rawValue))
-                case "width": c = matching(current, ["auto"])
-                case "pager": c = matching(current, ["on", "off"])
-                default: c = []
-                }
-            }
             }
             // Forms can offer the same word twice; a set keeps this linear for 100,000 tags.
             if found.count == 0 {
