@@ -458,10 +458,7 @@ public struct Completer {
         case "tag": found = matching(value, d.tags) + matching(value, ["none", "any"])
         case "cat": found = matching(value, d.categories) + matching(value, ["none"])
         case "intent": found = matching(value, Intent.allCases.map(\.description) + ["none"])
-        case "desc", "merchant":
-            // Each word made at once from the name's bytes (a desc: Tab may offer tens of thousands of names).
-            let head = Array((lead + key + ":").utf8)
-            return d.merchantNames.matching(value) { name in Completer.quotedWord(head, name) }
+        case "desc", "merchant": return descriptionWords(word, d)?.strings ?? []
         default: return []
         }
         return found.map { lead + key + ":" + quoted($0) }
