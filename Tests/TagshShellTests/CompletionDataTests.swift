@@ -156,6 +156,11 @@ struct CompletionDataTests {
         for typed in ["", "c", "cinema", "CINEMA AMSTERDAM 1", "g", "garden 77"] {
             #expect(byUse.matching(typed) == order.filter { $0.lowercased().hasPrefix(typed.lowercased()) }, "\(typed)")
         }
+        // A `{QUERY}` target's first term completes as a query term does.
+        let few = Completer(data: { CompletionData(merchants: ["STARBUCKS 1", "Stadtwerke", "REWE", "say \"hi\""]) }, listDirectory: { _ in [] })
+        #expect(few.complete("tag {desc:st").candidates == ["{desc:\"STARBUCKS 1\"", "{desc:Stadtwerke"])
+        #expect(few.complete("tag {-desc:sa").candidates == ["{-desc:\"say \\\"hi\\\"\""])
+        #expect(few.complete("tag {desc:x").candidates.isEmpty)
         let completer = Completer(data: { CompletionData(merchants: many) }, listDirectory: { _ in [] })
         for text in ["count desc:c", "ls -desc:cin", "count desc:\"CINEMA AMSTERDAM 4", "count merchant:g", "count desc:"] {
             let r = completer.complete(text)
