@@ -4,7 +4,7 @@ import PackageDescription
 // The layers, with dependencies pointing one way:
 //   TagshModel   <- TagshQuery <- TagshRules <- TagshShell <- tagsh (executable)
 //   TagshModel   <- TagshFormats <-'            TagshTerminal (libedit) <-'
-// Only TagshTerminal imports libedit.
+// Only TagshTerminal imports libedit. CPrefetch is one inline C function (a prefetch) for TagshModel.
 let package = Package(
     name: "tagsh",
     platforms: [.macOS(.v15)],
@@ -20,7 +20,8 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        .target(name: "TagshModel"),
+        .target(name: "CPrefetch"),
+        .target(name: "TagshModel", dependencies: ["CPrefetch"]),
         .target(name: "TagshQuery", dependencies: ["TagshModel"]),
         .target(name: "TagshFormats", dependencies: ["TagshModel"]),
         .target(name: "TagshRules", dependencies: ["TagshModel", "TagshQuery"]),

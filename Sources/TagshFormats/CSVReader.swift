@@ -478,6 +478,22 @@ public struct CSVReader {
         }
     }
 
+    /// `table.prefetch` of the text `intern` would look up for the field, when it is the field's bytes as they are
+    /// (0 otherwise: a field with doubled quotes or transcoded).
+    @inline(__always)
+    func prefetch(_ f: FieldRef, in table: inout StringTable) -> UInt64 {
+        guard !f.escaped, encoding == .utf8 else { return 0 }
+        let b = UnsafeBufferPointer(rebasing: bytes[f.start..<f.end])
+        return table.prefetch(f.quoted ? b : trimmed(b))
+    }
+
+    /// `intern`, with the hash `prefetch(f, in: table)` gave (0: none).
+    func intern(_ f: FieldRef, into table: inout StringTable, hash: UInt64, scratch: inout [UInt8]) -> UInt32 {
+        guard hash != 0 else { return intern(f, into: &table, scratch: &scratch) }
+        let b = UnsafeBufferPointer(rebasing: bytes[f.start..<f.end])
+        return table.intern(bytes: f.quoted ? b : trimmed(b), hash: hash)
+    }
+
     /// `intern`, first comparing the field with the text the same column gave last (`last`, 0 for none): columns
     /// such as the currency, the account or the category repeat from row to row, and comparing a few bytes costs
     /// less than a hash and a probe.

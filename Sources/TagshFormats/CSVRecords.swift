@@ -30,8 +30,11 @@ extension CSVReader {
             self.dateOrderSettled = dateOrderSettled
         }
 
-        mutating func reserve(_ n: Int) {
+        /// Room for about `n` records in `bytes` bytes: the descriptions' texts, which may be as many as the
+        /// records, cannot take more bytes than the records do.
+        mutating func reserve(_ n: Int, bytes: Int) {
             ledger.reserveCapacity(n)
+            ledger.merchants.reserveCapacity(bytes: bytes, count: n)
             records.reserveCapacity(n)
         }
     }
@@ -49,6 +52,8 @@ extension CSVReader {
     /// From how many tag sets a reading collects the new ones to intern them at once (see `parseRecords`): 65,536
     /// sets have 131,072 slots, a megabyte. Below it, collecting them only costs.
     static let batchTagSetsFrom = 1 << 16
+    /// Every how many rows a reading settles again whether a Tags field is looked up whole (see `parseRecords`).
+    static let tagWindow = 8192
 
     /// Reads every record from `start` to the end of the file into `st`.
     ///
@@ -61,7 +66,7 @@ extension CSVReader {
     func readRecords(_ st: inout RecordState, from start: Scanner, _ cx: RecordContext) throws(Diagnostic) {
         var scanner = start
         let n = bytes.count
-        st.reserve((n - start.pos) / 60)
+        st.reserve((n - start.pos) / 60, bytes: n - start.pos)
         if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold,
            let split = lineStart(after: start.pos + (n - start.pos) / 2) {
             let initialFormat = st.dateFormat
@@ -70,7 +75,7 @@ extension CSVReader {
             let (_, second) = try Parallel.alongside({ () -> (state: RecordState, failed: Diagnostic?) in
                 var state = secondStart
                 var scanner = secondScanner
-                state.reserve((n - split) / 60)
+                state.reserve((n - split) / 60, bytes: n - split)
                 do throws(Diagnostic) { try parseRecords(&state, &scanner, limit: n, cx) } catch { return (state, error) }
                 return (state, nil)
             }, { () throws(Diagnostic) in try parseRecords(&st, &scanner, limit: split, cx) })
@@ -154,9 +159,12 @@ extension CSVReader {
         var scratch: [UInt8] = [], tagIDs: [UInt32] = []
         // What the currency, account, intent and category columns gave last (see `intern(_:into:last:scratch:)`).
         var lastCurrency: UInt32 = 0, lastAccount: UInt32 = 0, lastIntent: UInt32 = 0, lastCategory: UInt32 = 0
-        // Whether a Tags field is looked up whole before it is split: it is, until the first 8,192 rows show more
-        // than 4,096 distinct ones.
+        // Whether a Tags field is looked up whole (`rawTags`) before it is split: worth it while most rows repeat
+        // a list seen before. Settled again every `tagWindow` rows by what the last ones showed: off when more than
+        // half of their lists were new, on again when fewer than a quarter made a new set (only before sets are
+        // collected: a set looked up whole is interned at once, and would take an id ahead of those collected).
         var cacheRawTags = true
+        var windowEnd = ledger.count + CSVReader.tagWindow, windowTagged = 0, windowNew = 0, windowSets = ledger.tagSets.count
         swap(&scratch, &st.scratch)
         var rawTags = StringTable(), rawCategories = StringTable(), rawIntents = StringTable()
         var tagSetOfRaw: [UInt32] = [], categoryOfRaw: [UInt32] = [], intentOfRaw: [UInt8] = []
@@ -209,6 +217,12 @@ extension CSVReader {
             }
             // Blank lines are kept verbatim and are not transactions.
             if fields.count == 1 && isBlank(fields[0]) { continue }
+            // The slots of the description and of the Tags field (when it is looked up whole) in their tables start
+            // loading now, and are read when they are interned, after the rest of the record: with a million
+            // descriptions, or tens of thousands of lists of tags, the tables do not fit in the cache.
+            var descriptionHash: UInt64 = 0, tagsHash: UInt64 = 0
+            if columns.description < fields.count { descriptionHash = prefetch(fields[columns.description], in: &ledger.merchants) }
+            if cacheRawTags, let c = columns.tags, c < fields.count { tagsHash = prefetch(fields[c], in: &rawTags) }
 
             // A line whose date column holds no date at all (`***END OF FILE***`, a totals line) may be a footer:
             // it is one if no transaction follows it.
@@ -284,14 +298,16 @@ extension CSVReader {
                                      notes: ["hint: --date-format sets how dates are written, e.g. %d/%m/%Y, %m/%d/%y, %d %b %Y or %Y-%m-%dT%H:%M:%S"
                                              + (options.skipBad ? "" : "; --skip-bad loads the other records")])
                 }
-                let merchant = intern(fields[columns.description], into: &ledger.merchants, scratch: &scratch)
 
                 var amount: Amount
                 var symbol: String?
                 var pending = false
                 if let a = columns.amount {
                     let f = Self.field(a, of: fields)
-                    if f.map(isBlank) ?? true {
+                    // (Not `f.map(isBlank)`: the method as a closure copied the reader, and retained its fields, every row.)
+                    var blank = true
+                    if let f { blank = isBlank(f) }
+                    if blank {
                         // Listed without an amount yet: kept, and marked pending.
                         amount = .zero
                         pending = true
@@ -376,6 +392,7 @@ extension CSVReader {
                 }
                 var tagSet: UInt32 = 0
                 if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f), !cacheRawTags {
+                    windowTagged += 1
                     internTags(f, into: &ledger.tags, ids: &tagIDs)
                     // (The table does not grow while sets are collected: once collecting starts, it goes on.)
                     if ledger.tagSets.count < CSVReader.batchTagSetsFrom {
@@ -385,12 +402,10 @@ extension CSVReader {
                         tagSet = pendingMark | UInt32(pendingSets.append(tagIDs))
                     }
                 } else if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f) {
-                    if rawTags.count == 4096 && ledger.count < 8192 {
-                        // Most lists differ (every row its own tags): looking each up as a whole first only costs.
-                        cacheRawTags = false
-                    }
-                    let raw = intern(f, into: &rawTags, scratch: &scratch)
+                    windowTagged += 1
+                    let raw = intern(f, into: &rawTags, hash: tagsHash, scratch: &scratch)
                     if Int(raw) == tagSetOfRaw.count {
+                        windowNew += 1
                         // A new list of tags: split on `;` and interned from the bytes, each name trimmed, in order,
                         // the first of names equal but for case kept (as `Ledger.internTagSet` does with strings).
                         internTags(f, into: &ledger.tags, ids: &tagIDs)
@@ -402,10 +417,22 @@ extension CSVReader {
                 if let c = columns.notes, let f = Self.field(c, of: fields), !isBlank(f) {
                     note = intern(f, into: &ledger.notes, scratch: &scratch)
                 }
+                let merchant = intern(fields[columns.description], into: &ledger.merchants, hash: descriptionHash, scratch: &scratch)
                 ledger.append(day: day, merchant: merchant, amount: amount, currency: currency, account: account,
                               intent: intent, category: category, tagSet: tagSet, note: note)
                 if pending { ledger.markLastPending() }
                 records.append(recordStart..<recordEnd)
+                if ledger.count >= windowEnd {
+                    if cacheRawTags {
+                        // Most lists new (every row its own tags): looking each up whole first only costs.
+                        cacheRawTags = windowNew * 2 <= windowTagged
+                    } else if pendingSets.count == 0 {
+                        // Most lists repeat one seen before (many rows, few sets): looked up whole, they are not split.
+                        cacheRawTags = (ledger.tagSets.count - windowSets) * 4 < windowTagged
+                    }
+                    windowEnd = ledger.count + CSVReader.tagWindow
+                    windowTagged = 0; windowNew = 0; windowSets = ledger.tagSets.count
+                }
             } catch {
                 if options.skipBad { skipped.append(error); continue }
                 throw error

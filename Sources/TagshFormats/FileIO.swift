@@ -111,17 +111,25 @@ public enum FileIO {
         // With room to grow by a sixteenth: a save edits the bytes in place (`ByteSplice.apply`), and room the
         // edits do not use is never touched, so it costs address space, not memory.
         var bytes = [UInt8](unsafeUninitializedCapacity: expected + expected / 16 + 4096) { buffer, count in
-            count = 0
-            while count < expected {
-                let n = Glibc.read(fd, buffer.baseAddress! + count, expected - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failed = errno
+            let base = buffer.baseAddress!
+            // A large file's two halves are read at once (the copy from the kernel, and the fresh pages it
+            // fills, are most of the time it takes).
+            if expected >= 8 << 20 {
+                let mid = expected / 2
+                let (first, second) = Parallel.alongside({ readFully(fd, base + mid, expected - mid, at: mid) },
+                                                         { () throws(Never) in readFully(fd, base, mid, at: 0) })
+                if first.failed != 0 || second.failed != 0 {
+                    failed = first.failed != 0 ? first.failed : second.failed
                     return
                 }
-                if n == 0 { break }
-                count += n
+                // A file that shrank meanwhile: what was read up to the first gap.
+                count = first.count < mid ? first.count : mid + second.count
+                lseek(fd, off_t(count), SEEK_SET)
+                return
             }
+            let read = readFully(fd, base, expected, at: nil)
+            count = read.count
+            failed = read.failed
         }
         if failed != 0 {
             errno = failed
@@ -140,6 +148,24 @@ public enum FileIO {
             }
         }
         return (bytes, stamp(st))
+    }
+
+    /// Reads up to `count` bytes into `buffer`, from `offset` (`pread`) or else from where `fd` is; stops early
+    /// only at the end of the file. `failed` is the errno of a failed read.
+    private static func readFully(_ fd: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int, at offset: Int?)
+        -> (count: Int, failed: Int32)
+    {
+        var done = 0
+        while done < count {
+            let n = offset.map { pread(fd, buffer + done, count - done, off_t($0 + done)) } ?? Glibc.read(fd, buffer + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return (done, errno)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return (done, 0)
     }
 
     public static func stamp(of path: String) -> FileStamp? {

@@ -46,41 +46,52 @@ public enum TextEncoding: String, Sendable {
 
     /// Whether the bytes are valid UTF-8 without a NUL: what `firstNUL` and `firstInvalidUTF8` check, in one
     /// pass that takes eight ASCII bytes at a time. They are run only when this says no, to say where.
+    /// A large file's two halves are checked at once, split where a character starts.
     static func isCleanUTF8(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { b in
-            let n = b.count
-            guard let base = b.baseAddress else { return true }
-            let raw = UnsafeRawPointer(base)
-            var i = 0
-            while i < n {
-                if i + 8 <= n {
-                    let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    // No byte with the high bit set, and no zero byte.
-                    if w & 0x8080_8080_8080_8080 == 0 && (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 == 0 {
-                        i += 8
-                        continue
-                    }
-                }
-                let c = b[i]
-                if c == 0 { return false }
-                if c < 0x80 { i += 1; continue }
-                let length: Int
-                switch c {
-                case 0xC2...0xDF: length = 2
-                case 0xE0...0xEF: length = 3
-                case 0xF0...0xF4: length = 4
-                default: return false
-                }
-                guard i + length <= n else { return false }
-                for k in 1..<length where b[i + k] & 0xC0 != 0x80 { return false }
-                if length == 3 && c == 0xE0 && b[i + 1] < 0xA0 { return false }
-                if length == 3 && c == 0xED && b[i + 1] > 0x9F { return false }
-                if length == 4 && c == 0xF0 && b[i + 1] < 0x90 { return false }
-                if length == 4 && c == 0xF4 && b[i + 1] > 0x8F { return false }
-                i += length
-            }
-            return true
+            guard b.count >= 4 << 20 else { return isCleanUTF8(b) }
+            var split = b.count / 2
+            while split < b.count && b[split] & 0xC0 == 0x80 { split += 1 }
+            let (first, second) = Parallel.alongside({ isCleanUTF8(UnsafeBufferPointer(rebasing: b[split...])) },
+                                                     { () throws(Never) in isCleanUTF8(UnsafeBufferPointer(rebasing: b[..<split])) })
+            return first && second
         }
+    }
+
+    /// `isCleanUTF8` of one run of bytes, on this thread.
+    static func isCleanUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        guard let base = b.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i < n {
+            if i + 8 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // No byte with the high bit set, and no zero byte.
+                if w & 0x8080_8080_8080_8080 == 0 && (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+            }
+            let c = b[i]
+            if c == 0 { return false }
+            if c < 0x80 { i += 1; continue }
+            let length: Int
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return false
+            }
+            guard i + length <= n else { return false }
+            for k in 1..<length where b[i + k] & 0xC0 != 0x80 { return false }
+            if length == 3 && c == 0xE0 && b[i + 1] < 0xA0 { return false }
+            if length == 3 && c == 0xED && b[i + 1] > 0x9F { return false }
+            if length == 4 && c == 0xF0 && b[i + 1] < 0x90 { return false }
+            if length == 4 && c == 0xF4 && b[i + 1] > 0x8F { return false }
+            i += length
+        }
+        return true
     }
 
     /// The 1-based line and column of the first byte that is not valid UTF-8, if any.

@@ -1,3 +1,4 @@
+import CPrefetch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,11 +31,20 @@ public struct StringTable: Sendable {
     private var keyBytes: [UInt8] = []
     private var keyStarts = Offsets([0, 0])
     public let caseInsensitive: Bool
-    /// What `merge`'s reads made ahead of its inserts loaded: kept, so that they are made at all.
-    private var touched: UInt64 = 0
 
     public init(caseInsensitive: Bool = false) {
         self.caseInsensitive = caseInsensitive
+    }
+
+    /// Room for `count` more strings of `bytes` bytes in all, so that adding them copies nothing that is here
+    /// already. (Room never written to is address space, not memory in use.)
+    public mutating func reserveCapacity(bytes: Int, count: Int) {
+        self.bytes.reserveCapacity(self.bytes.count + bytes)
+        starts.reserveCapacity(starts.count + count)
+        if caseInsensitive {
+            keyBytes.reserveCapacity(keyBytes.count + bytes)
+            keyStarts.reserveCapacity(keyStarts.count + count)
+        }
     }
 
     /// The number of strings, not counting the "none" placeholder.
@@ -96,6 +106,24 @@ public struct StringTable: Sendable {
         return insert(key: text, display: text)
     }
 
+    /// The hash of `text` as a case-sensitive table looks it up, having asked for the slot it starts at to be
+    /// loaded: a reader that calls this as it meets a field, and interns it (`intern(bytes:hash:)`) after other
+    /// work, need not wait for the slot then. With a million texts the slots do not fit in the cache.
+    /// (0 for a case-insensitive table, whose keys are folded first: nothing is loaded.)
+    @inline(__always)
+    public func prefetch(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard !caseInsensitive else { return 0 }
+        let h = StringTable.hash(text)
+        slots.withUnsafeBufferPointer { tagsh_prefetch($0.baseAddress! + Int(truncatingIfNeeded: h >> UInt64(64 - slotBits))) }
+        return h
+    }
+
+    /// `intern(bytes:)`, with the hash `prefetch(text)` gave for the same text in this table (0: none).
+    public mutating func intern(bytes text: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UInt32 {
+        guard hash != 0, !caseInsensitive else { return intern(bytes: text) }
+        return insert(key: text, display: text, top: hash >> 32)
+    }
+
     private mutating func insert(key: UnsafeBufferPointer<UInt8>, display: UnsafeBufferPointer<UInt8>) -> UInt32 {
         insert(key: key, display: display, top: StringTable.hash(key) >> 32)
     }
@@ -120,24 +148,17 @@ public struct StringTable: Sendable {
             keyBytes.reserveCapacity(keyBytes.count + other.keyBytes.count)
             keyStarts.reserveCapacity(keyStarts.count + other.count)
         }
-        // The slots are read sixteen at a time, sixteen inserts ahead of those that start there. With a million
-        // texts the slots do not fit in the cache, and reads that do not wait on each other wait for memory
-        // together, where one insert after another waits in turn. (The table grew up front: the slots stay where
-        // they are read.)
-        var seen: UInt64 = 0
-        defer { touched ^= seen }
+        // Each slot is asked for sixteen inserts ahead of the one that reads it. With a million texts the slots do
+        // not fit in the cache, and loads that do not wait on each other wait for memory together, where one
+        // insert after another waits in turn. (The table grew up front: the slots stay where they are asked for.)
         other.bytes.withUnsafeBufferPointer { display in
             other.withKeys { keys, keyStarts in
+                slots.withUnsafeBufferPointer { slots in
+                    for k in 1...min(16, other.count) { tagsh_prefetch(slots.baseAddress! + Int(tops[k] >> UInt32(32 - slotBits))) }
+                }
                 for id in 1...other.count {
-                    if id & 15 == 1 {
-                        // The sixteen after these (and, to begin with, these).
-                        slots.withUnsafeBufferPointer { slots in
-                            var k = id == 1 ? 1 : id + 16
-                            while k < min(id + 32, other.count + 1) {
-                                seen ^= slots[Int(tops[k] >> UInt32(32 - slotBits))]
-                                k += 1
-                            }
-                        }
+                    if id + 16 <= other.count {
+                        slots.withUnsafeBufferPointer { tagsh_prefetch($0.baseAddress! + Int(tops[id + 16] >> UInt32(32 - slotBits))) }
                     }
                     let text = UnsafeBufferPointer(rebasing: display[other.starts[id]..<other.starts[id + 1]])
                     let key = UnsafeBufferPointer(rebasing: keys[keyStarts[id]..<keyStarts[id + 1]])

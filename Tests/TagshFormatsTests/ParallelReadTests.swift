@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TagshModel
 @testable import TagshFormats
@@ -122,5 +123,98 @@ struct BatchedTagSetTests {
         }
         #expect(bytes.count > CSVReader.parallelThreshold || rows == 20_000)
         #expect(rows == 20_000 ? reference.tagSets.count < CSVReader.batchTagSetsFrom : reference.tagSets.count > CSVReader.batchTagSetsFrom)
+    }
+
+    /// Lists of tags whose kind changes along the file, so that looking them up whole (`parseRecords`'s
+    /// `cacheRawTags`) is turned off, on again, off again; then, once sets are collected, lists that repeat
+    /// collected ones (looked up whole then, they would be interned ahead of the sets collected before them).
+    static func phasedTags(_ i: Int) -> String {
+        switch i {
+        case ..<9_000: "t\(i);common"
+        case ..<40_000: i % 3 == 0 ? "T\(i % 9_000);COMMON" : "t\((i * 7) % 9_000);common"
+        case ..<60_000: "u\(i);x\(i % 7)"
+        case ..<140_000: "v\(i);common"
+        default: i % 2 == 0 ? "V\(60_000 + (i * 13) % 80_000);Common" : "u\(40_000 + i % 20_000);X\((40_000 + i % 20_000) % 7)"
+        }
+    }
+
+    @Test func listsLookedUpWholeOnAndOffAreTheSetsInternedOneByOne() throws {
+        let rows = 200_000
+        var text = "Date,Description,Amount,Tags\n"
+        for i in 0..<rows { text += "2024-01-\(10 + i % 18),SHOP \(i % 50),-\(1 + i % 90).00,\(BatchedTagSetTests.phasedTags(i))\n" }
+        let bytes = Array(text.utf8)
+        var reference = Ledger()
+        let expected = (0..<rows).map { i in
+            reference.internTagSet(BatchedTagSetTests.phasedTags(i).split(separator: ";").map(String.init))
+        }
+        for parallel in [false, true] {
+            let (ledger, _) = try ParallelReadTests.read(bytes, parallel: parallel).get()
+            try #require(ledger.tagSet.allSatisfy { Int($0) < ledger.tagSets.count }, "parallel: \(parallel): \(ledger.tagSet.max() ?? 0)")
+            #expect(ledger.tagSet == expected, "parallel: \(parallel), first row apart: \((0..<rows).first { ledger.tagSet[$0] != expected[$0] } ?? -1)")
+            #expect(ledger.tagSets.count == reference.tagSets.count)
+            #expect(ledger.tags.ids.map { ledger.tags[$0] } == reference.tags.ids.map { reference.tags[$0] })
+        }
+        #expect(bytes.count > CSVReader.parallelThreshold && reference.tagSets.count > CSVReader.batchTagSetsFrom)
+    }
+}
+
+/// A large file is read from disk, and checked for UTF-8, in two halves at once (`FileIO.read`,
+/// `TextEncoding.isCleanUTF8`): the bytes and the verdict must be those of one pass over the whole.
+struct LargeFileReadTests {
+    /// 8 MiB and a few bytes, none repeating in step with the halves.
+    static let size = (8 << 20) + 7
+
+    @Test func aLargeFileReadInHalvesIsTheFile() throws {
+        var bytes = [UInt8](repeating: 0, count: LargeFileReadTests.size)
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for i in bytes.indices {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            bytes[i] = UInt8(truncatingIfNeeded: x >> 56)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-large-\(getpid()).bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (read, stamp) = try FileIO.read(path)
+        #expect(read.count == bytes.count && stamp.size == Int64(bytes.count))
+        // Compared by halves, and at the middle, so that a failure says where.
+        let mid = bytes.count / 2
+        #expect(read[..<mid] == bytes[..<mid])
+        #expect(read[mid...] == bytes[mid...])
+    }
+
+    /// ASCII around `middle`, placed so that it straddles the point where the halves are split.
+    static func around(_ middle: [UInt8], at offset: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0x61, count: 4 << 20)
+        bytes.replaceSubrange(bytes.count / 2 - offset..<bytes.count / 2 - offset + middle.count, with: middle)
+        return bytes
+    }
+
+    static let middles: [(String, [UInt8], Bool)] = [
+        ("é", Array("é".utf8), true),
+        ("€", Array("€".utf8), true),
+        ("an emoji", Array("🙂".utf8), true),
+        ("a character cut short", [0xE2, 0x82, 0x61], false),
+        ("a lone continuation byte", [0x61, 0x82, 0x61], false),
+        ("continuation bytes only", [0x80, 0x80, 0x80, 0x80, 0x80], false),
+        ("an overlong form", [0xE0, 0x80, 0xAF], false),
+        ("a surrogate", [0xED, 0xA0, 0x80], false),
+        ("a NUL", [0x00], false),
+    ]
+
+    @Test(arguments: middles.map(\.0))
+    func utf8CheckedInHalvesIsCheckedAsOne(_ name: String) throws {
+        let (_, middle, valid) = try #require(Self.middles.first { $0.0 == name })
+        for offset in 0...middle.count {
+            let bytes = Self.around(middle, at: offset)
+            let whole = bytes.withUnsafeBufferPointer { TextEncoding.isCleanUTF8($0) }
+            #expect(whole == valid, "offset \(offset)")
+            #expect(TextEncoding.isCleanUTF8(bytes) == valid, "offset \(offset)")
+        }
+        // Far from the middle, in either half.
+        for at in [1, (4 << 20) - 1_000] {
+            var bytes = [UInt8](repeating: 0x62, count: 4 << 20)
+            bytes.replaceSubrange(at..<at + middle.count, with: middle)
+            #expect(TextEncoding.isCleanUTF8(bytes) == valid, "at \(at)")
+        }
     }
 }
