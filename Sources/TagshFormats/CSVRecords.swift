@@ -30,8 +30,9 @@ extension CSVReader {
             self.dateOrderSettled = dateOrderSettled
         }
 
-        /// Room for about `n` records in `bytes` bytes: the descriptions' texts, which may be as many as the
-        /// records, cannot take more bytes than the records do.
+        /// Room for about `n` records in `bytes` bytes: the descriptions, which may be as many as the records,
+        /// take no more bytes than the records do (unless a Windows-1252 file's grow as UTF-8: then their text
+        /// grows as it would have without the room).
         mutating func reserve(_ n: Int, bytes: Int) {
             ledger.reserveCapacity(n)
             ledger.merchants.reserveCapacity(bytes: bytes, count: n)

@@ -114,7 +114,7 @@ public enum FileIO {
             let base = buffer.baseAddress!
             // A large file's two halves are read at once (the copy from the kernel, and the fresh pages it
             // fills, are most of the time it takes).
-            if expected >= 8 << 20 {
+            if expected >= FileIO.readsInHalvesFrom {
                 let mid = expected / 2
                 let (first, second) = Parallel.alongside({ readFully(fd, base + mid, expected - mid, at: mid) },
                                                          { () throws(Never) in readFully(fd, base, mid, at: 0) })
@@ -122,8 +122,7 @@ public enum FileIO {
                     failed = first.failed != 0 ? first.failed : second.failed
                     return
                 }
-                // A file that shrank meanwhile: what was read up to the first gap.
-                count = first.count < mid ? first.count : mid + second.count
+                count = FileIO.lengthRead(first: first.count, second: second.count, mid: mid)
                 lseek(fd, off_t(count), SEEK_SET)
                 return
             }
@@ -149,6 +148,14 @@ public enum FileIO {
         }
         return (bytes, stamp(st))
     }
+
+    /// From how many bytes a file is read in two halves at once.
+    static let readsInHalvesFrom = 8 << 20
+
+    /// How many of the bytes of a file read in two halves at once (`first` of the `mid` asked for the first
+    /// half, `second` for the second) are the file's bytes from its start: only the first half's when it came
+    /// back short (the file shrank while it was read), else both.
+    static func lengthRead(first: Int, second: Int, mid: Int) -> Int { first < mid ? first : mid + second }
 
     /// Reads up to `count` bytes into `buffer`, from `offset` (`pread`) or else from where `fd` is; stops early
     /// only at the end of the file. `failed` is the errno of a failed read.

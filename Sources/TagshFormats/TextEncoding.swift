@@ -44,12 +44,15 @@ public enum TextEncoding: String, Sendable {
 
     struct EncodingFailure: Error { var character: Character }
 
+    /// From how many bytes `isCleanUTF8` checks two halves at once.
+    static let checksInHalvesFrom = 4 << 20
+
     /// Whether the bytes are valid UTF-8 without a NUL: what `firstNUL` and `firstInvalidUTF8` check, in one
     /// pass that takes eight ASCII bytes at a time. They are run only when this says no, to say where.
     /// A large file's two halves are checked at once, split where a character starts.
     static func isCleanUTF8(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { b in
-            guard b.count >= 4 << 20 else { return isCleanUTF8(b) }
+            guard b.count >= TextEncoding.checksInHalvesFrom else { return isCleanUTF8(b) }
             var split = b.count / 2
             while split < b.count && b[split] & 0xC0 == 0x80 { split += 1 }
             let (first, second) = Parallel.alongside({ isCleanUTF8(UnsafeBufferPointer(rebasing: b[split...])) },

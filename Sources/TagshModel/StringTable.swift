@@ -36,8 +36,8 @@ public struct StringTable: Sendable {
         self.caseInsensitive = caseInsensitive
     }
 
-    /// Room for `count` more strings of `bytes` bytes in all, so that adding them copies nothing that is here
-    /// already. (Room never written to is address space, not memory in use.)
+    /// Room for `count` more strings of `bytes` bytes in all: their texts and offsets are not copied again as
+    /// they are added (the slots still grow by doubling). Room never written to is address space, not memory in use.
     public mutating func reserveCapacity(bytes: Int, count: Int) {
         self.bytes.reserveCapacity(self.bytes.count + bytes)
         starts.reserveCapacity(starts.count + count)
@@ -121,6 +121,7 @@ public struct StringTable: Sendable {
     /// `intern(bytes:)`, with the hash `prefetch(text)` gave for the same text in this table (0: none).
     public mutating func intern(bytes text: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UInt32 {
         guard hash != 0, !caseInsensitive else { return intern(bytes: text) }
+        assert(hash == StringTable.hash(text), "a hash not of this text")
         return insert(key: text, display: text, top: hash >> 32)
     }
 

@@ -150,7 +150,9 @@ struct BatchedTagSetTests {
         for parallel in [false, true] {
             let (ledger, _) = try ParallelReadTests.read(bytes, parallel: parallel).get()
             try #require(ledger.tagSet.allSatisfy { Int($0) < ledger.tagSets.count }, "parallel: \(parallel): \(ledger.tagSet.max() ?? 0)")
-            #expect(ledger.tagSet == expected, "parallel: \(parallel), first row apart: \((0..<rows).first { ledger.tagSet[$0] != expected[$0] } ?? -1)")
+            // The first row apart (two arrays of 200,000 compared with == are worked out as their difference when they differ).
+            let apart = (0..<rows).first { ledger.tagSet[$0] != expected[$0] }
+            #expect(ledger.tagSet.count == rows && apart == nil, "parallel: \(parallel), first row apart: \(apart ?? -1)")
             #expect(ledger.tagSets.count == reference.tagSets.count)
             #expect(ledger.tags.ids.map { ledger.tags[$0] } == reference.tags.ids.map { reference.tags[$0] })
         }
@@ -161,8 +163,8 @@ struct BatchedTagSetTests {
 /// A large file is read from disk, and checked for UTF-8, in two halves at once (`FileIO.read`,
 /// `TextEncoding.isCleanUTF8`): the bytes and the verdict must be those of one pass over the whole.
 struct LargeFileReadTests {
-    /// 8 MiB and a few bytes, none repeating in step with the halves.
-    static let size = (8 << 20) + 7
+    /// Past the size read in halves by a few bytes, none repeating in step with the halves.
+    static let size = FileIO.readsInHalvesFrom + 7
 
     @Test func aLargeFileReadInHalvesIsTheFile() throws {
         var bytes = [UInt8](repeating: 0, count: LargeFileReadTests.size)
@@ -176,15 +178,25 @@ struct LargeFileReadTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (read, stamp) = try FileIO.read(path)
         #expect(read.count == bytes.count && stamp.size == Int64(bytes.count))
-        // Compared by halves, and at the middle, so that a failure says where.
-        let mid = bytes.count / 2
-        #expect(read[..<mid] == bytes[..<mid])
-        #expect(read[mid...] == bytes[mid...])
+        #expect(bytes.count >= FileIO.readsInHalvesFrom)
+        // The first byte apart, not `read == bytes`: a failed comparison of two arrays of megabytes is worked out
+        // as their difference, which took minutes.
+        let apart = read.withUnsafeBufferPointer { r in bytes.withUnsafeBufferPointer { b in (0..<min(r.count, b.count)).first { r[$0] != b[$0] } } }
+        #expect(apart == nil, "the first byte apart: \(apart ?? -1) of \(bytes.count)")
     }
 
-    /// ASCII around `middle`, placed so that it straddles the point where the halves are split.
+    /// A file that shrank while its halves were read is what was read up to the first gap.
+    @Test func aFileThatShrankIsReadUpToTheGap() {
+        #expect(FileIO.lengthRead(first: 10, second: 6, mid: 10) == 16)
+        #expect(FileIO.lengthRead(first: 10, second: 0, mid: 10) == 10)
+        #expect(FileIO.lengthRead(first: 7, second: 6, mid: 10) == 7)
+        #expect(FileIO.lengthRead(first: 0, second: 6, mid: 10) == 0)
+    }
+
+    /// As many bytes as are checked in halves, ASCII around `middle`, placed so that it straddles the point
+    /// where the halves are split.
     static func around(_ middle: [UInt8], at offset: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0x61, count: 4 << 20)
+        var bytes = [UInt8](repeating: 0x61, count: TextEncoding.checksInHalvesFrom)
         bytes.replaceSubrange(bytes.count / 2 - offset..<bytes.count / 2 - offset + middle.count, with: middle)
         return bytes
     }
@@ -211,8 +223,8 @@ struct LargeFileReadTests {
             #expect(TextEncoding.isCleanUTF8(bytes) == valid, "offset \(offset)")
         }
         // Far from the middle, in either half.
-        for at in [1, (4 << 20) - 1_000] {
-            var bytes = [UInt8](repeating: 0x62, count: 4 << 20)
+        for at in [1, TextEncoding.checksInHalvesFrom - 1_000] {
+            var bytes = [UInt8](repeating: 0x62, count: TextEncoding.checksInHalvesFrom)
             bytes.replaceSubrange(at..<at + middle.count, with: middle)
             #expect(TextEncoding.isCleanUTF8(bytes) == valid, "at \(at)")
         }
