@@ -151,16 +151,18 @@ public struct StringTable: Sendable {
         }
         // Each slot is asked for sixteen inserts ahead of the one that reads it. With a million texts the slots do
         // not fit in the cache, and loads that do not wait on each other wait for memory together, where one
-        // insert after another waits in turn. (The table grew up front: the slots stay where they are asked for.)
+        // insert after another waits in turn. The table grew up front, and its slots are its own (the first
+        // write would have copied shared ones): they stay where they are asked for, at an address taken once.
+        // (Taken in the loop, each insert retained and released them; a prefetch only hints, and never faults.)
+        slots.withUnsafeMutableBufferPointer { _ in }
+        let slotsAt = UInt(bitPattern: slots.withUnsafeBufferPointer { $0.baseAddress })
+        let shift = UInt32(32 - slotBits)
+        func ask(_ k: Int) { tagsh_prefetch(UnsafeRawPointer(bitPattern: slotsAt &+ UInt(tops[k] >> shift) &* 8)) }
         other.bytes.withUnsafeBufferPointer { display in
             other.withKeys { keys, keyStarts in
-                slots.withUnsafeBufferPointer { slots in
-                    for k in 1...min(16, other.count) { tagsh_prefetch(slots.baseAddress! + Int(tops[k] >> UInt32(32 - slotBits))) }
-                }
+                for k in 1...min(16, other.count) { ask(k) }
                 for id in 1...other.count {
-                    if id + 16 <= other.count {
-                        slots.withUnsafeBufferPointer { tagsh_prefetch($0.baseAddress! + Int(tops[id + 16] >> UInt32(32 - slotBits))) }
-                    }
+                    if id + 16 <= other.count { ask(id + 16) }
                     let text = UnsafeBufferPointer(rebasing: display[other.starts[id]..<other.starts[id + 1]])
                     let key = UnsafeBufferPointer(rebasing: keys[keyStarts[id]..<keyStarts[id + 1]])
                     map[id] = insert(key: key, display: text, top: UInt64(tops[id]))
