@@ -114,7 +114,9 @@ struct BatchedTagSetTests {
         for parallel in [false, true] {
             let (ledger, _) = try ParallelReadTests.read(bytes, parallel: parallel).get()
             try #require(ledger.tagSet.allSatisfy { Int($0) < ledger.tagSets.count }, "parallel: \(parallel): \(ledger.tagSet.max() ?? 0)")
-            #expect(ledger.tagSet == expected, "parallel: \(parallel)")
+            // The first row apart: arrays of 200,000 compared with == are worked out as their difference when they differ.
+            let apart = (0..<min(rows, ledger.tagSet.count)).first { ledger.tagSet[$0] != expected[$0] }
+            #expect(ledger.tagSet.count == rows && apart == nil, "parallel: \(parallel), first row apart: \(apart ?? -1)")
             try #require(ledger.tagSets.count == reference.tagSets.count)
             for id in 0..<UInt32(reference.tagSets.count) {
                 #expect(ledger.tagSets[id].map { ledger.tags[$0] } == reference.tagSets[id].map { reference.tags[$0] })
@@ -151,7 +153,7 @@ struct BatchedTagSetTests {
             let (ledger, _) = try ParallelReadTests.read(bytes, parallel: parallel).get()
             try #require(ledger.tagSet.allSatisfy { Int($0) < ledger.tagSets.count }, "parallel: \(parallel): \(ledger.tagSet.max() ?? 0)")
             // The first row apart (two arrays of 200,000 compared with == are worked out as their difference when they differ).
-            let apart = (0..<rows).first { ledger.tagSet[$0] != expected[$0] }
+            let apart = (0..<min(rows, ledger.tagSet.count)).first { ledger.tagSet[$0] != expected[$0] }
             #expect(ledger.tagSet.count == rows && apart == nil, "parallel: \(parallel), first row apart: \(apart ?? -1)")
             #expect(ledger.tagSets.count == reference.tagSets.count)
             #expect(ledger.tags.ids.map { ledger.tags[$0] } == reference.tags.ids.map { reference.tags[$0] })
