@@ -119,7 +119,7 @@ extension CSVReader {
     /// The tags of a Tags field, interned straight from its bytes: split on `;`, each name trimmed, empty ones and
     /// repeats (in any case) left out, in order, as `Ledger.internTagSet` does with strings. (A method of its own
     /// so that `parseRecords` captures none of its locals in a closure: that would box them and check every access.)
-    func internTags(_ f: FieldRef, into tags: inout StringTable, ids: inout [UInt32]) {
+    func internTags(_ f: FieldRef, into tags: inout StringTable, names: inout ShortNames, ids: inout [UInt32]) {
         ids.removeAll(keepingCapacity: true)
         slice(f) { raw in
             let unescaped = f.escaped ? unescape(raw) : []
@@ -131,7 +131,7 @@ extension CSVReader {
                     while j < b.count && b[j] != 0x3B { j += 1 }
                     let name = trimmed(UnsafeBufferPointer(rebasing: b[i..<j]))
                     if !name.isEmpty {
-                        let id = tags.intern(bytes: name)
+                        let id = names.id(of: name) { tags.intern(bytes: name) }
                         if !ids.contains(id) { ids.append(id) }
                     }
                     i = j + 1
@@ -157,7 +157,7 @@ extension CSVReader {
         var ambiguousRows: [Int32] = [], leadingLines: [Int] = []
         swap(&ambiguousRows, &st.ambiguousRows); swap(&leadingLines, &st.leadingLines)
         var footer = st.footer, footerLines = st.footerLines, defaultAccount = st.defaultAccount
-        var scratch: [UInt8] = [], tagIDs: [UInt32] = []
+        var scratch: [UInt8] = [], tagIDs: [UInt32] = [], tagNames = ShortNames()
         // What the currency, account, intent and category columns gave last (see `intern(_:into:last:scratch:)`).
         var lastCurrency: UInt32 = 0, lastAccount: UInt32 = 0, lastIntent: UInt32 = 0, lastCategory: UInt32 = 0
         // Whether a Tags field is looked up whole (`rawTags`) before it is split: worth it while most rows repeat
@@ -394,7 +394,7 @@ extension CSVReader {
                 var tagSet: UInt32 = 0
                 if let c = columns.tags, let f = Self.field(c, of: fields), !isBlank(f), !cacheRawTags {
                     windowTagged += 1
-                    internTags(f, into: &ledger.tags, ids: &tagIDs)
+                    internTags(f, into: &ledger.tags, names: &tagNames, ids: &tagIDs)
                     // (The table does not grow while sets are collected: once collecting starts, it goes on.)
                     if ledger.tagSets.count < CSVReader.batchTagSetsFrom {
                         tagSet = ledger.tagSets.intern(tagIDs)
@@ -409,7 +409,7 @@ extension CSVReader {
                         windowNew += 1
                         // A new list of tags: split on `;` and interned from the bytes, each name trimmed, in order,
                         // the first of names equal but for case kept (as `Ledger.internTagSet` does with strings).
-                        internTags(f, into: &ledger.tags, ids: &tagIDs)
+                        internTags(f, into: &ledger.tags, names: &tagNames, ids: &tagIDs)
                         tagSetOfRaw.append(ledger.tagSets.intern(tagIDs))
                     }
                     tagSet = tagSetOfRaw[Int(raw)]
@@ -440,5 +440,35 @@ extension CSVReader {
             }
 
         }
+    }
+}
+
+/// The ids of short names already interned, by their exact bytes: a tag's name is looked up here before its table,
+/// which folds its case first. A row of a Tags column names a few tags of a small vocabulary, over and over: a
+/// million rows of five to eight tags each looked up in the table spent a fifth of the open there.
+/// Direct-mapped, 256 names of up to 16 bytes; a name that does not fit, or whose place another took, goes to
+/// the table. (The table never gives a name another id, so what is kept here stays right.)
+struct ShortNames {
+    private var words = [UInt64](repeating: 0, count: 512)
+    /// Each place's name length, `UInt8.max` while empty.
+    private var lengths = [UInt8](repeating: .max, count: 256)
+    private var ids = [UInt32](repeating: 0, count: 256)
+
+    /// The id kept for `name`, or else `intern()`'s, kept.
+    @inline(__always)
+    mutating func id(of name: UnsafeBufferPointer<UInt8>, _ intern: () -> UInt32) -> UInt32 {
+        let n = name.count
+        guard n <= 16 else { return intern() }
+        var a: UInt64 = 0, b: UInt64 = 0
+        withUnsafeMutableBytes(of: &a) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(name)[..<min(n, 8)])) }
+        if n > 8 { withUnsafeMutableBytes(of: &b) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(name)[8..<n])) } }
+        let place = Int(truncatingIfNeeded: ((a ^ (b &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(n)) &* 0xff51_afd7_ed55_8ccd) >> 56)
+        if lengths[place] == UInt8(n) && words[2 * place] == a && words[2 * place + 1] == b { return ids[place] }
+        let id = intern()
+        lengths[place] = UInt8(n)
+        words[2 * place] = a
+        words[2 * place + 1] = b
+        ids[place] = id
+        return id
     }
 }

@@ -232,3 +232,30 @@ struct LargeFileReadTests {
         }
     }
 }
+
+/// A Tags field's names are looked up by their exact bytes (`ShortNames`) before the tags table: every name must
+/// get the id the table alone gives it, names that share their first eight bytes, differ only in case, are past
+/// sixteen bytes or go beyond ASCII included, many more than the 256 places (so places are taken over).
+struct ShortNamesTests {
+    @Test func namesKeptByTheirBytesHaveTheTablesIDs() {
+        var rng = SystemRandomNumberGenerator()
+        let stems = ["abcdefgh", "trip/par", "batch000", "café", "x", ""]
+        var names: [String] = []
+        for i in 0..<3_000 {
+            let stem = stems[i % stems.count]
+            let tail = String(Int.random(in: 0..<400, using: &rng))
+            let name = stem + tail + (i % 7 == 0 ? String(repeating: "z", count: Int.random(in: 0..<10, using: &rng)) : "")
+            names.append(i % 5 == 0 ? name.uppercased() : name)
+        }
+        var cached = StringTable(caseInsensitive: true), plain = StringTable(caseInsensitive: true)
+        var short = ShortNames()
+        for name in names + names.shuffled(using: &rng) {
+            var bytes = Array(name.utf8)
+            let viaCache = bytes.withUnsafeMutableBufferPointer { b in
+                let name = UnsafeBufferPointer(b)
+                return short.id(of: name) { cached.intern(bytes: name) }
+            }
+            #expect(viaCache == plain.intern(name), "\(name)")
+        }
+    }
+}
