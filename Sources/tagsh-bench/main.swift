@@ -54,6 +54,12 @@ guard let file = arguments.first else {
     FileHandle.standardError.write(Data("usage: tagsh-bench FILE [COMMAND...]\n".utf8))
     exit(2)
 }
+// The copies of runs that were killed (a timeout, Ctrl-C) before they removed theirs: a million-row copy is
+// 50-150 MB, and such runs had left gigabytes in the temporary folder.
+for name in (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [] where name.hasPrefix("tagsh-bench-") {
+    let pid = name.dropFirst("tagsh-bench-".count).prefix { $0.isNumber }
+    if let pid = Int32(pid), kill(pid, 0) != 0, errno == ESRCH { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + name) }
+}
 let scratch = NSTemporaryDirectory() + "tagsh-bench-\(getpid())-" + (file as NSString).lastPathComponent
 var commands = ["open \(scratch)"] + arguments.dropFirst()
 if commands.count == 1 {
