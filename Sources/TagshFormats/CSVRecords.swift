@@ -165,7 +165,9 @@ extension CSVReader {
         // half of their lists were new, on again when fewer than a quarter made a new set (only before sets are
         // collected: a set looked up whole is interned at once, and would take an id ahead of those collected).
         var cacheRawTags = true
-        var windowEnd = ledger.count + CSVReader.tagWindow, windowTagged = 0, windowNew = 0, windowSets = ledger.tagSets.count
+        // (Rows left in the window, counted here: `ledger.count`, a property of another module, copied the whole
+        // ledger value to read it, every row.)
+        var windowLeft = CSVReader.tagWindow, windowTagged = 0, windowNew = 0, windowSets = ledger.tagSets.count
         swap(&scratch, &st.scratch)
         var rawTags = StringTable(), rawCategories = StringTable(), rawIntents = StringTable()
         var tagSetOfRaw: [UInt32] = [], categoryOfRaw: [UInt32] = [], intentOfRaw: [UInt8] = []
@@ -423,7 +425,8 @@ extension CSVReader {
                               intent: intent, category: category, tagSet: tagSet, note: note)
                 if pending { ledger.markLastPending() }
                 records.append(recordStart..<recordEnd)
-                if ledger.count >= windowEnd {
+                windowLeft -= 1
+                if windowLeft == 0 {
                     if cacheRawTags {
                         // Most lists new (every row its own tags): looking each up whole first only costs.
                         cacheRawTags = windowNew * 2 <= windowTagged
@@ -431,7 +434,7 @@ extension CSVReader {
                         // Most lists repeat one seen before (many rows, few sets): looked up whole, they are not split.
                         cacheRawTags = (ledger.tagSets.count - windowSets) * 4 < windowTagged
                     }
-                    windowEnd = ledger.count + CSVReader.tagWindow
+                    windowLeft = CSVReader.tagWindow
                     windowTagged = 0; windowNew = 0; windowSets = ledger.tagSets.count
                 }
             } catch {
