@@ -478,20 +478,25 @@ public struct CSVReader {
         }
     }
 
-    /// `table.prefetch` of the text `intern` would look up for the field, when it is the field's bytes as they are
-    /// (0 otherwise: a field with doubled quotes or transcoded).
+    /// The text `intern` looks up for the field, when it is the field's bytes as they are (nil for a field with
+    /// doubled quotes, or in a file transcoded from Windows-1252): what `prefetch` hashes and `intern(hash:)` interns.
+    @inline(__always)
+    func textInPlace(_ f: FieldRef) -> UnsafeBufferPointer<UInt8>? {
+        guard !f.escaped, encoding == .utf8 else { return nil }
+        let b = UnsafeBufferPointer(rebasing: bytes[f.start..<f.end])
+        return f.quoted ? b : trimmed(b)
+    }
+
+    /// `table.prefetch` of the field's text in place (0 when it is not read in place).
     @inline(__always)
     func prefetch(_ f: FieldRef, in table: inout StringTable) -> UInt64 {
-        guard !f.escaped, encoding == .utf8 else { return 0 }
-        let b = UnsafeBufferPointer(rebasing: bytes[f.start..<f.end])
-        return table.prefetch(f.quoted ? b : trimmed(b))
+        textInPlace(f).map { table.prefetch($0) } ?? 0
     }
 
     /// `intern`, with the hash `prefetch(f, in: table)` gave (0: none).
     func intern(_ f: FieldRef, into table: inout StringTable, hash: UInt64, scratch: inout [UInt8]) -> UInt32 {
-        guard hash != 0 else { return intern(f, into: &table, scratch: &scratch) }
-        let b = UnsafeBufferPointer(rebasing: bytes[f.start..<f.end])
-        return table.intern(bytes: f.quoted ? b : trimmed(b), hash: hash)
+        guard hash != 0, let text = textInPlace(f) else { return intern(f, into: &table, scratch: &scratch) }
+        return table.intern(bytes: text, hash: hash)
     }
 
     /// `intern`, first comparing the field with the text the same column gave last (`last`, 0 for none): columns
