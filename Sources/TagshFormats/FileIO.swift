@@ -137,13 +137,14 @@ public enum FileIO {
         if bytes.count == expected {
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
+                let read = chunk.withUnsafeMutableBufferPointer { readFully(fd, $0.baseAddress!, $0.count, at: nil) }
+                if read.failed != 0 {
+                    errno = read.failed
                     throw .fromErrno(path, writing: false)
                 }
-                if n == 0 { break }
-                bytes.append(contentsOf: chunk[0..<n])
+                bytes.append(contentsOf: chunk[0..<read.count])
+                // (`readFully` stops short of a whole chunk only at the end of the file.)
+                if read.count < chunk.count { break }
             }
         }
         return (bytes, stamp(st))
