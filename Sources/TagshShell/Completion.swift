@@ -28,144 +28,6 @@ public struct CompletionData: Sendable {
     public var merchants: [String] { merchantNames.matching("") }
 }
 
-/// The descriptions transactions have, ranked by how many use each (ties in the order they were first read),
-/// kept as ids into the ledger's table: with a million distinct descriptions, making a `String` of each for
-/// the list took 0.1 s and 110 MB the first time the prompt worked out what Tab offers. A completion reads the
-/// names' bytes in place and makes strings only of those that match.
-public struct MerchantNames: Sendable {
-    private var names = StringTable()
-    /// Ids, most used first.
-    private var ranked: [UInt32] = []
-    /// By id: its place in `ranked` (`UInt32.max`: no transaction has it, as after an undone import).
-    private var place: [UInt32] = []
-    /// The ids offered, grouped by their first byte with ASCII letters folded to lower case (and, last, those
-    /// that begin beyond ASCII; an empty name, which no typed prefix matches, in none), in id order within each
-    /// group: `byFirst[byteStart[b]..<byteStart[b + 1]]`. A typed prefix is matched against its first byte's group
-    /// and the group beyond ASCII only: `desc:cin` read a million names where about one in twenty can match.
-    private var byFirst: [UInt32] = []
-    private var byteStart = [Int](repeating: 0, count: 130)
-
-    /// The group of a name's first byte: 0-127 folded, 128 for anything beyond ASCII.
-    private static func group(_ b: UInt8) -> Int { b >= 0x80 ? 128 : Int(b >= 0x41 && b <= 0x5A ? b + 0x20 : b) }
-
-    /// Ranks the descriptions of `ledger` by a counting sort on their use, which keeps ties in id order.
-    init(_ ledger: Ledger) {
-        names = ledger.merchants
-        var use = [Int](repeating: 0, count: names.count + 1)
-        for m in ledger.merchant { use[Int(m)] += 1 }
-        // An empty description is not offered: `desc:""` is not a query.
-        if let empty = names.id(of: "") { use[Int(empty)] = 0 }
-        var most = 0
-        for n in use where n > most { most = n }
-        // starts[n]: where the ids used n times begin in `ranked` (most used first).
-        var starts = [Int](repeating: 0, count: most + 2)
-        for n in use.dropFirst() where n > 0 { starts[most - n + 1] += 1 }
-        for i in 1..<starts.count { starts[i] += starts[i - 1] }
-        ranked = [UInt32](repeating: 0, count: starts[starts.count - 1])
-        place = [UInt32](repeating: .max, count: use.count)
-        for id in names.ids where use[Int(id)] > 0 {
-            let slot = most - use[Int(id)]
-            ranked[starts[slot]] = id
-            place[Int(id)] = UInt32(starts[slot])
-            starts[slot] += 1
-        }
-        groupByFirstByte()
-    }
-
-    /// A fixed list, in the order given (for tests and callers without a ledger).
-    init(_ list: [String] = []) {
-        for text in list {
-            let id = names.intern(text)
-            if Int(id) >= place.count {
-                place += [UInt32](repeating: .max, count: Int(id) + 1 - place.count)
-                place[Int(id)] = UInt32(ranked.count)
-                ranked.append(id)
-            }
-        }
-        groupByFirstByte()
-    }
-
-    /// Fills `byFirst` by a counting sort of the offered ids on their first byte's group.
-    private mutating func groupByFirstByte() {
-        var count = [Int](repeating: 0, count: 130)
-        // By id: its group, or `.max` for a name not offered or empty.
-        var groups = [UInt8](repeating: .max, count: place.count)
-        names.withAllUTF8 { bytes, starts in
-            for id in names.ids where Int(id) < place.count && place[Int(id)] != .max {
-                let start = starts[Int(id)]
-                guard start < starts[Int(id) + 1] else { continue }
-                let g = MerchantNames.group(bytes[start])
-                groups[Int(id)] = UInt8(g)
-                count[g + 1] += 1
-            }
-        }
-        for g in 1..<count.count { count[g] += count[g - 1] }
-        byteStart = count
-        byFirst = [UInt32](repeating: 0, count: count[129])
-        for id in groups.indices where groups[id] != .max {
-            let g = Int(groups[id])
-            byFirst[count[g]] = UInt32(id)
-            count[g] += 1
-        }
-    }
-
-    /// The descriptions that start with `typed` ignoring case, most used first.
-    func matching(_ typed: String) -> [String] { matching(typed) { String(decoding: $0, as: UTF8.self) } }
-
-    /// `make` of each description that starts with `typed` ignoring case, most used first (`make` reads the
-    /// name's bytes in place: a completion builds its word from them at once).
-    func matching(_ typed: String, _ make: (UnsafeBufferPointer<UInt8>) -> String) -> [String] {
-        var out: [String] = []
-        forEachName(matchingIDs(typed)) { out.append(make($0)); return true }
-        return out
-    }
-
-    /// Calls `body` with the bytes of each name of `ids`, in place, until it returns false.
-    func forEachName(_ ids: [UInt32], _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
-        names.withAllUTF8 { bytes, starts in
-            for id in ids where !body(UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])) { return }
-        }
-    }
-
-    /// The ids of the descriptions that start with `typed` ignoring case, most used first.
-    func matchingIDs(_ typed: String) -> [UInt32] {
-        if typed.isEmpty { return ranked }
-        return names.withAllUTF8 { bytes, starts in
-            func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]]) }
-            let t = typed.lowercased()
-            let prefix = Array(t.utf8)
-            var found: [UInt32] = []
-            func test(_ ids: ArraySlice<UInt32>) {
-                for id in ids {
-                    let n = name(id)
-                    switch Completer.asciiPrefixMatch(n, prefix) {
-                    case true?: found.append(id)
-                    case false?: break
-                    case nil: if String(decoding: n, as: UTF8.self).lowercased().hasPrefix(t) { found.append(id) }
-                    }
-                }
-            }
-            // A typed ASCII first byte is matched by names in its group, or (their case folded or composed
-            // otherwise) beyond ASCII; anything else may match any name. Then ranked.
-            if let b = prefix.first, b < 0x80 {
-                let g = MerchantNames.group(b)
-                test(byFirst[byteStart[g]..<byteStart[g + 1]])
-                test(byFirst[byteStart[128]..<byteStart[129]])
-            } else {
-                test(byFirst[...])
-            }
-            // Then ranked: many matches are marked and read off the ranking in one pass rather than sorted.
-            if found.count > 4096 && found.count > ranked.count / 16 {
-                var marked = [Bool](repeating: false, count: place.count)
-                for id in found { marked[Int(id)] = true }
-                return ranked.filter { marked[Int($0)] }
-            }
-            found.sort { place[Int($0)] < place[Int($1)] }
-            return found
-        }
-    }
-}
-
 /// Where the word being typed falls in a command's grammar.
 enum Grammar {
     struct Expected {
@@ -252,26 +114,36 @@ enum Grammar {
 public struct CompletionWords: Sendable {
     enum Source: Sendable {
         case list([String])
-        /// The names of `ids`, each after `head`, quoted as `Completer.quotedWord` quotes them.
-        case names(MerchantNames, ids: [UInt32], head: [UInt8])
+        /// The names a prefix matched, each after `head`, quoted as `Completer.quotedWord` quotes them.
+        case names(MerchantNames, MerchantNames.Match, head: [UInt8])
     }
     var source: Source
 
     init(_ list: [String]) { source = .list(list) }
-    init(names: MerchantNames, ids: [UInt32], head: [UInt8]) { source = .names(names, ids: ids, head: head) }
+    init(names: MerchantNames, match: MerchantNames.Match, head: [UInt8]) { source = .names(names, match, head: head) }
+    /// Names already most used first.
+    init(names: MerchantNames, ids: [UInt32], head: [UInt8]) { source = .names(names, MerchantNames.match(rankedIDs: ids), head: head) }
 
     public var count: Int {
         switch source {
         case .list(let l): l.count
-        case .names(_, let ids, _): ids.count
+        case .names(_, let match, _): match.count
         }
+    }
+
+    /// The words' common prefix as `LineEditor.longestCommonPrefix` reads it, when the names' sorted ranges
+    /// tell it without reading each word (`MerchantNames.commonWordPrefix`).
+    public var knownCommonPrefix: String? {
+        guard case .names(let names, let match, let head) = source else { return nil }
+        return names.commonWordPrefix(match, head: head)
     }
 
     /// The words, best first.
     public var strings: [String] {
         switch source {
         case .list(let l): return l
-        case .names(let names, let ids, let head):
+        case .names(let names, let match, let head):
+            let ids = names.ranked(match)
             var out: [String] = []
             out.reserveCapacity(ids.count)
             names.forEachName(ids) { out.append(Completer.quotedWord(head, $0)); return true }
@@ -288,7 +160,8 @@ public struct CompletionWords: Sendable {
                 var copy = s
                 guard copy.withUTF8(body) else { return }
             }
-        case .names(let names, let ids, let head):
+        case .names(let names, let match, let head):
+            let ids = names.ranked(match)
             var buffer = [UInt8](repeating: 0, count: 256)
             names.forEachName(ids) { name in
                 guard let size = Completer.plainWordSize(head, name) else {
@@ -432,7 +305,7 @@ public struct Completer {
     /// A `desc:` or `merchant:` term's completions as names matched in place (nil for any other word).
     func descriptionWords(_ word: String, _ d: CompletionData) -> CompletionWords? {
         guard let (lead, key, value) = Completer.termParts(word), key == "desc" || key == "merchant" else { return nil }
-        return CompletionWords(names: d.merchantNames, ids: d.merchantNames.matchingIDs(unquote(value)), head: Array((lead + key + ":").utf8))
+        return CompletionWords(names: d.merchantNames, match: d.merchantNames.matches(unquote(value)), head: Array((lead + key + ":").utf8))
     }
 
     /// A query term's lead (`-`, `(`), its key lower-cased, and its value as typed; nil without a `:`.

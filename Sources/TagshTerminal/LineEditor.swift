@@ -12,6 +12,12 @@ public protocol CompletionCandidates: Sendable {
     func forEachUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Bool)
     /// The candidates, best first.
     var strings: [String] { get }
+    /// Their common prefix (`LineEditor.longestCommonPrefix`) when it is known without reading each one.
+    var knownCommonPrefix: String? { get }
+}
+
+extension CompletionCandidates {
+    public var knownCommonPrefix: String? { nil }
 }
 
 extension Array: CompletionCandidates where Element == String {
@@ -383,7 +389,7 @@ public final class LineEditor {
     /// The longest common prefix, by characters so UTF-8 is never cut in half;
     /// case-insensitive, keeping the first candidate's spelling.
     public static func longestCommonPrefix(_ candidates: some CompletionCandidates) -> String {
-        asciiCommonPrefix(candidates) ?? characterCommonPrefix(candidates.strings)
+        candidates.knownCommonPrefix ?? asciiCommonPrefix(candidates) ?? characterCommonPrefix(candidates.strings)
     }
 
     /// `longestCommonPrefix` by `Character`, for any text.

@@ -259,6 +259,8 @@ struct TagshCLI: ParsableCommand {
             sink.write("tagsh \(TagshVersion.string): no ledger open (`open FILE`). `help` lists the commands; Ctrl-D quits.\n", to: .out)
         }
         sink.flush()
+        // What Tab offers, as after each command below (the descriptions are then sorted on the other core).
+        _ = session.completionData()
         while true {
             switch editor.readLine() {
             case .endOfInput:

@@ -171,6 +171,79 @@ struct CompletionDataTests {
         }
     }
 
+    /// Names sorted by their words (`MerchantNames.WordIndex`) give a Tab what the scan of every name gives: the
+    /// same count, the same words most used first, the same common prefix. Names share stems past eight bytes
+    /// (each sort pass reads eight) in both cases, hold spaces or quoting characters (a word quotes them),
+    /// quotes, backslashes, tabs and bytes beyond ASCII (not sorted, matched apart);
+    /// runs sorted by radix (from 500 names here) and by comparison.
+    @Test func sortedNamesAreTheScannedNames() {
+        var g = SeededRandom(seed: 7)
+        let pieces = ["a", "A", "b", "B", "z", "Z", " ", "-", "0", "9", "'", ",", "(", "_", "~", "[", "`", "!", "\"", "\\", "é", "\t", "K"]
+        // The first 18 pieces are those a word holds as they are. Names of the first half of the stems hold only
+        // those (their Tabs are answered from the ranges); of the other half, one piece in ten is any.
+        func piece(_ any: Bool) -> String { pieces[Int.random(in: 0..<(any && Int.random(in: 0..<10, using: &g) == 0 ? pieces.count : 18), using: &g)] }
+        let stems = (0..<40).map { k in (0..<Int.random(in: 0...19, using: &g)).map { _ in piece(k >= 20) }.joined() }
+        func name() -> String {
+            let k = Int.random(in: 0..<40, using: &g)
+            // The stem in another case now and then: the common prefix is spelled as the most used spells it.
+            let stem = Int.random(in: 0..<3, using: &g) == 0 ? stems[k].uppercased() : stems[k]
+            return stem + (0..<Int.random(in: 0...12, using: &g)).map { _ in piece(k >= 20) }.joined()
+        }
+        var ledger = Ledger()
+        for _ in 0..<30_000 {
+            let id = ledger.merchants.intern(name())
+            for _ in 0..<Int.random(in: 1...3, using: &g) {
+                ledger.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: id, amount: Amount(units: -100, scale: 2), currency: 0,
+                              account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
+            }
+        }
+        let sorted = MerchantNames(ledger, sorting: .now(radixFrom: 500)), scanned = MerchantNames(ledger, sorting: .never)
+        #expect(sorted.isSorted && !scanned.isSorted)
+        // Each class is in the order of its names' bytes, ASCII letters folded (names alike but for case in any order).
+        if let index = sorted.matches("").index {
+            for ids in [index.plain.ids, index.quoted.ids] {
+                var keys: [[UInt8]] = []
+                sorted.forEachName(ids) { keys.append($0.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }); return true }
+                let apart = zip(keys, keys.dropFirst()).enumerated().first { $0.element.1.lexicographicallyPrecedes($0.element.0) }
+                #expect(apart == nil && keys.count > 1_000, "\(keys.count) names, out of order at \(apart?.offset ?? -1)")
+            }
+        }
+        // Typed: prefixes of names, in other cases too, and words no name starts with.
+        var typed = ["", "a", "A", "z", "\"", "\\", "é", "\t", "a ", "zzzzzzzzzzzzzzzzzzzz", "K", "k", "\u{212A}"]
+        // Every prefix of some names: each sort pass orders eight bytes, and a pass left out shows as a range
+        // of some length that is not one.
+        for _ in 0..<50 {
+            let n = name()
+            for length in 1...max(1, min(n.count, 16)) {
+                let cut = String(n.prefix(length))
+                typed.append(Bool.random(using: &g) ? cut.uppercased() : cut)
+            }
+        }
+        var fromRanges = 0
+        for (i, t) in typed.enumerated() {
+            for head in i % 5 == 0 ? ["desc:", "-(merchant:"] : ["desc:"] {
+                let a = CompletionWords(names: sorted, match: sorted.matches(t), head: Array(head.utf8))
+                let b = CompletionWords(names: scanned, match: scanned.matches(t), head: Array(head.utf8))
+                #expect(a.count == b.count, "\(t)")
+                let (sa, sb) = (a.strings, b.strings)
+                guard sa == sb else {
+                    let at = zip(sa, sb).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(sa.count, sb.count)
+                    Issue.record("\(t): \(sa.count) and \(sb.count) words, first apart at \(at)")
+                    continue
+                }
+                #expect(b.knownCommonPrefix == nil)
+                let m = sorted.matches(t)
+                if m.others.isEmpty && m.count > 0 { #expect(sorted.mostUsed(m) == sorted.ranked(m).first, "\(t)") }
+                #expect(LineEditor.longestCommonPrefix(a) == LineEditor.longestCommonPrefix(b), "\(t)")
+                // Read from the ranges whenever only sorted names match (with nothing typed, whenever only sorted
+                // names are offered), and there are two or more.
+                #expect((a.knownCommonPrefix != nil) == (m.others.isEmpty && m.count == m.plain.count + m.quoted.count && m.count > 1), "\(t)")
+                if a.knownCommonPrefix != nil { fromRanges += 1 }
+            }
+        }
+        #expect(fromRanges > 100, "\(fromRanges) of \(typed.count)")
+    }
+
     /// The common prefix of Tab's candidates read as bytes, where it can be, is the one read by `Character`;
     /// case folded, the first candidate's spelling kept.
     @Test func commonPrefixAsBytesIsTheCharacterOne() {
