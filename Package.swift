@@ -4,7 +4,7 @@ import PackageDescription
 // The layers, with dependencies pointing one way:
 //   TagshModel   <- TagshQuery <- TagshRules <- TagshShell <- tagsh (executable)
 //   TagshModel   <- TagshFormats <-'            TagshTerminal (libedit) <-'
-// Only TagshTerminal imports libedit. CPrefetch is one inline C function (a prefetch) for TagshModel.
+// Only TagshTerminal imports libedit. CPrefetch is one inline C function (a prefetch) for TagshModel and TagshRules.
 let package = Package(
     name: "tagsh",
     platforms: [.macOS(.v15)],
@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "TagshModel", dependencies: ["CPrefetch"]),
         .target(name: "TagshQuery", dependencies: ["TagshModel"]),
         .target(name: "TagshFormats", dependencies: ["TagshModel"]),
-        .target(name: "TagshRules", dependencies: ["TagshModel", "TagshQuery"]),
+        .target(name: "TagshRules", dependencies: ["CPrefetch", "TagshModel", "TagshQuery"]),
         .target(name: "TagshShell", dependencies: ["TagshModel", "TagshQuery", "TagshFormats", "TagshRules"]),
         .target(name: "TagshTerminal", dependencies: ["CLibEdit"]),
         .executableTarget(

@@ -74,6 +74,13 @@ public struct TagSetTable: Sendable {
     @inlinable
     public subscript(id: UInt32) -> ArraySlice<UInt32> { members[starts[Int(id)]..<starts[Int(id) + 1]] }
 
+    /// The sets' members and where each set starts, as buffers (set `id` is `members[starts[id]..<starts[id + 1]]`),
+    /// for loops over many rows' sets: a slice each costs a retain and a release.
+    @inlinable
+    public func withMembers<R>(_ body: (_ members: UnsafeBufferPointer<UInt32>, _ starts: Offsets.Buffer) throws -> R) rethrows -> R {
+        try members.withUnsafeBufferPointer { m in try starts.withBuffer { try body(m, $0) } }
+    }
+
     public mutating func intern(_ tags: [UInt32]) -> UInt32 {
         tags.withUnsafeBufferPointer { intern(buffer: $0) }
     }
