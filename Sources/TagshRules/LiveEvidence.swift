@@ -51,7 +51,9 @@ struct LiveEvidence: Sendable {
     /// The ids with a count in the scratch, each once.
     private var countedCategories: [UInt32] = [], countedIntents: [UInt32] = [], countedTags: [UInt32] = []
 
-    init(ledger: Ledger) {
+    /// `groups`: the names grouped already (kept only when they are this ledger's names).
+    init(ledger: Ledger, groups: NameGroups? = nil) {
+        if let groups, groups.nameCount == ledger.merchants.count { self.groups = groups }
         byMerchant = KeyedGroups(rowsByMerchantOf: ledger)
         let merchantSlots = byMerchant.keyCount
         totals = Array(repeating: [Int32](repeating: 0, count: merchantSlots), count: 3)
@@ -416,7 +418,7 @@ struct LiveEvidence: Sendable {
 /// when they are many): what a suggestion's evidence beyond the merchant's own history is counted over. A scan of
 /// the names for each group asked cost 10-20 ms on a million distinct names, and a `review` asks for new ones at
 /// every transaction.
-struct NameGroups: Sendable {
+public struct NameGroups: Sendable {
     /// ASCII keys: an id from the table, and the merchants by id.
     private var alikeNames = StringTable(), wordNames = StringTable()
     private var alikeMembers: KeyedGroups, wordMembers: KeyedGroups
@@ -426,6 +428,9 @@ struct NameGroups: Sendable {
     private var noWords: [UInt32] = []
     /// Each merchant's group of merchants alike, as a number (0: no words).
     private(set) var alikeOf: [UInt32] = []
+
+    /// How many names were grouped.
+    public var nameCount: Int { alikeOf.count - 1 }
 
     /// One half's reading: its tables and (key id, merchant) pairs.
     private struct Part: Sendable {
@@ -443,7 +448,7 @@ struct NameGroups: Sendable {
     }
 
     /// `parallelThreshold`: from how many names the two halves are read on two cores.
-    init(_ merchants: StringTable, parallelThreshold: Int = 50_000) {
+    public init(_ merchants: StringTable, parallelThreshold: Int = 50_000) {
         let all = [UInt32(0)] + Array(merchants.ids)
         let parts = Parallel.halves(all.count, threshold: parallelThreshold) { range in NameGroups.read(all[range], merchants) }
         var alikePairs = parts[0].alikePairs, wordPairs = parts[0].wordPairs

@@ -83,8 +83,10 @@ public struct SuggestIndex: Sendable {
     public init() {}
 
     /// The index of every transaction of `ledger`, counted when asked; or of `rows` only, counted now.
-    public init(ledger: Ledger, rows: [Int]? = nil) {
-        guard let rows else { live = LiveEvidence(ledger: ledger); return }
+    /// `nameGroups`: the ledger's names already grouped (`NameGroups(ledger.merchants)`), as the prompt prepares
+    /// them while it waits; read from the names at the first suggestion otherwise.
+    public init(ledger: Ledger, rows: [Int]? = nil, nameGroups: NameGroups? = nil) {
+        guard let rows else { live = LiveEvidence(ledger: ledger, groups: nameGroups); return }
         for r in rows { add(r, ledger: ledger) }
     }
 

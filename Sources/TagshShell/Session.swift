@@ -155,6 +155,9 @@ public final class Session {
     /// The suggestion counts of the open ledger: built at the first suggestion, then kept current by every
     /// change, undo and redo (`Session.forward` / `backward`).
     var suggestIndex: SuggestIndex?
+    /// The open ledger's names grouped for suggestions (`NameGroups`), worked out on another thread while the
+    /// prompt waits (`completionData`), for the first suggestion to use; forgotten with `suggestIndex`.
+    var preparedNameGroups: Pending<NameGroups>?
 
     /// Scored suggestions for one row at the threshold (default: the `suggest-threshold` setting).
     public func suggestions(row: Int, threshold: Double? = nil, fields: Set<SuggestIndex.Field> = Set(SuggestIndex.Field.allCases))
@@ -175,7 +178,7 @@ public final class Session {
     /// Runs `body` on the suggestion index of the open ledger, building it the first time; nil with no ledger.
     func withSuggestIndex<T>(_ body: (inout SuggestIndex, Ledger) -> T) -> T? {
         guard let ledger else { return nil }
-        var index = suggestIndex ?? SuggestIndex(ledger: ledger)
+        var index = suggestIndex ?? SuggestIndex(ledger: ledger, nameGroups: preparedNameGroups?.value)
         suggestIndex = nil // `body` changes the only copy (no copy-on-write of the tallies)
         defer { suggestIndex = index }
         return body(&index, ledger)
@@ -789,6 +792,7 @@ public final class Session {
 
     func install(_ loaded: LoadedLedger, files: [OpenFile]) {
         suggestIndex = nil
+        preparedNameGroups = nil
         if pendingRecovery == nil { removeJournal() }
         journalFile = nil
         pendingRecovery = nil

@@ -7,8 +7,8 @@
 // The file is copied and opened first. With no COMMAND it runs a standard set. `complete:TEXT` times one
 // completion of TEXT instead of running it (its candidates and their common prefix, as a Tab takes them); `trim` returns freed heap to the system (the rss after it
 // is what is live); `warm` rebuilds the completion
-// lists as the prompt does after each command; `sorted` waits until the descriptions are sorted for Tab (on another
-// thread, from `warm`), and its time is that wait. Prints each command's wall time and
+// lists as the prompt does after each command; `settle` waits for what that starts on another thread (the
+// descriptions sorted for Tab, grouped for the first suggestion), and its time is that wait. Prints each command's wall time and
 // the resident memory (VmRSS, VmHWM from /proc/self/status) after it.
 import Foundation
 import TagshShell
@@ -114,9 +114,10 @@ for command in commands {
     if command == "trim" {
         // Gives freed heap back to the system, so the next figure is what is live.
         _ = mallocTrim(0)
-    } else if command == "sorted" {
-        // Until the other thread has sorted the descriptions, a `desc:` Tab scans them.
-        session.completionData()?.merchantNames.waitUntilSorted()
+    } else if command == "settle" {
+        // Until the other thread has sorted the descriptions, a `desc:` Tab scans them; until it has grouped
+        // them, the first suggestion groups them.
+        session.waitForPreparedWork()
     } else if command == "warm" {
         // What the prompt does after each command: rebuild the completion lists.
         _ = session.completionData()

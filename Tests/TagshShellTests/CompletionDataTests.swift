@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TagshModel
+import TagshRules
 @testable import TagshShell
 @testable import TagshTerminal
 
@@ -46,6 +47,56 @@ struct CompletionDataTests {
             Self.expectCountsMatch(s, after: command)
         }
         #expect(s.completionData()?.tags == ["b", "a"])
+    }
+
+    /// The names the prompt groups for the first suggestion while it waits (`preparedNameGroups`) are the open
+    /// ledger's: forgotten when an import adds rows (and names) and when another file is opened, even one with as
+    /// many names; the suggestions are those of an index that groups the names itself.
+    @Test func namesGroupedWhileThePromptWaitsAreTheLedgers() throws {
+        let (dir, path) = try scratchFile("bank.csv", prefix: "tagsh-prepared")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func csv(_ rows: [(String, String)]) -> String {
+            "Date,Description,Amount,Category,Tags\n"
+                + rows.enumerated().map { "2025-03-\(10 + $0.offset % 9),\($0.element.0),-\($0.offset + 1).00,\($0.element.1),\n" }.joined()
+        }
+        // Names alike (numbers aside) and sharing words, with categories to suggest from; as many names in each file.
+        func names(_ a: String, _ b: String, _ c: String) -> [(String, String)] {
+            (1...4).map { ("\(a) \($0)", "Food") } + (1...4).map { ("\(b) \($0)", "Travel") } + [("\(a) \(c)", ""), ("\(c) 1", "")]
+        }
+        try csv(names("CAFE ROMA", "UBER TRIP", "PARKING")).write(toFile: path, atomically: true, encoding: .utf8)
+        let export = dir.appendingPathComponent("export.csv").path
+        try csv([("CAFE ROMA 9", "Travel"), ("CAFE ROMA 8", "Travel"), ("TRAIN TRIP 7", "Food"), ("SUN GARAGE", "Travel")])
+            .write(toFile: export, atomically: true, encoding: .utf8)
+        let other = dir.appendingPathComponent("other.csv").path
+        try csv(names("BAKERY SUN", "TRAIN TICKET", "MARKET")).write(toFile: other, atomically: true, encoding: .utf8)
+        let s = Session(sink: BufferSink())
+        func expectFreshSuggestions(_ step: String) throws {
+            let ledger = try #require(s.ledger)
+            var fresh = SuggestIndex(ledger: ledger)
+            var suggested = 0
+            for row in 0..<ledger.count {
+                let expected = fresh.suggest(row: row, ledger: ledger, threshold: 0)
+                #expect(s.suggestions(row: row, threshold: 0) == expected, "\(step), row \(row + 1)")
+                suggested += expected.count
+            }
+            #expect(suggested > 0, "\(step)")
+        }
+        #expect(s.execute("open \(path)") == .ok)
+        _ = s.completionData()
+        #expect(s.preparedNameGroups != nil)
+        try expectFreshSuggestions("open")
+        #expect(s.execute("open \(other)") == .ok)
+        #expect(s.preparedNameGroups == nil)
+        _ = s.completionData()
+        try expectFreshSuggestions("open another")
+        #expect(s.execute("import \(export)") == .ok)
+        #expect(s.preparedNameGroups == nil && s.suggestIndex == nil)
+        _ = s.completionData()
+        try expectFreshSuggestions("import")
+        #expect(s.execute("undo") == .ok)
+        #expect(s.preparedNameGroups == nil)
+        _ = s.completionData()
+        try expectFreshSuggestions("undo")
     }
 
     /// Descriptions matched in place: by prefix without case (ASCII by bytes, beyond ASCII by lower-casing),

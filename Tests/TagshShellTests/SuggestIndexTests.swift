@@ -55,6 +55,20 @@ struct SuggestIndexTests {
         }
     }
 
+    /// Names grouped beforehand (as the prompt groups them while it waits) suggest what an index that groups them
+    /// itself suggests; groups of other names (another ledger's, fewer) are not used.
+    @Test func namesGroupedBeforehandAreUsedOnlyForTheirLedger() {
+        let l = SuggestIndexTests.ledger(count: 300, seed: 21)
+        var fresh = SuggestIndex(ledger: l)
+        var prepared = SuggestIndex(ledger: l, nameGroups: NameGroups(l.merchants))
+        var fewer = Ledger()
+        for name in SuggestIndexTests.merchants.prefix(5) where !name.isEmpty { _ = fewer.merchants.intern(name) }
+        var other = SuggestIndex(ledger: l, nameGroups: NameGroups(fewer.merchants))
+        let a = SuggestIndexTests.everything(&fresh, l)
+        #expect(SuggestIndexTests.everything(&prepared, l) == a && SuggestIndexTests.everything(&other, l) == a)
+        #expect(a.contains { !$0.isEmpty })
+    }
+
     /// A bulk plan (`apply suggestions`) works the rows out merchants alike together and records them in row
     /// order: the same change set, deltas and overflow as the row-by-row index's, which works in row order.
     @Test(arguments: [7, 8]) func bulkPlansAreTheSame(seed: UInt64) throws {
