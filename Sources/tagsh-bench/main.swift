@@ -51,8 +51,17 @@ extension CompletionWords: CompletionCandidates {}
 func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = "usage: tagsh-bench FILE [COMMAND...]  (see the comment at the top of Sources/tagsh-bench/main.swift)\n"
+if arguments.first == "--help" || arguments.first == "-h" {
+    print(usage, terminator: "")
+    exit(0)
+}
 guard let file = arguments.first else {
-    FileHandle.standardError.write(Data("usage: tagsh-bench FILE [COMMAND...]\n".utf8))
+    FileHandle.standardError.write(Data(usage.utf8))
+    exit(2)
+}
+guard FileManager.default.isReadableFile(atPath: file) else {
+    FileHandle.standardError.write(Data("tagsh-bench: cannot read \(file)\n".utf8) + Data(usage.utf8))
     exit(2)
 }
 // The copies of runs that were killed (a timeout, Ctrl-C) before they removed theirs: a million-row copy is
