@@ -25,6 +25,8 @@ struct LiveEvidence: Sendable {
     /// The merchants by alike name and by word, read from their names when first needed (a name never changes,
     /// and an import, which adds names, makes a new index).
     private var groups: NameGroups?
+    /// Whether the names are grouped already (given, or read since).
+    var namesGrouped: Bool { groups != nil }
     /// Tallies already counted over many rows (`memoRows` or more), until the next change: a bulk plan, or a
     /// `review` going through one merchant's transactions, asks for the same keys again.
     private var memo: [MemoKey: [Tally]] = [:]

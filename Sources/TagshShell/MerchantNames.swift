@@ -8,7 +8,7 @@ import TagshModel
 /// The names a word holds as printable ASCII (the most) are also sorted by their bytes, ASCII letters folded
 /// (`SortedWords`), on another thread once the names are ranked (`WordIndex`): the names a typed prefix
 /// matches are then a range, found by binary search, and a Tab reads how many there are, the first by use,
-/// and their common prefix (that of the range's first and last) without reading the names between. A scan of
+/// and their common prefix (from the range's first and last) without reading the names between. A scan of
 /// the names for each Tab took 60-90 ms on a million; sorting them takes 0.2-0.3 s, which would have delayed
 /// the prompt after an `open`, so until the sort is done a Tab scans the names as before.
 public struct MerchantNames: Sendable {
@@ -27,8 +27,8 @@ public struct MerchantNames: Sendable {
     /// The sorted names, once sorted (nil: never sorted, for a test of the scan).
     private var index: Pending<WordIndex>?
 
-    /// How the names are sorted: on another thread, at once (for tests, which may sort fewer names by radix
-    /// than `SortedWords.radixFrom`), or not (a test of the scan).
+    /// How the names are sorted: on another thread (the ledger's names), at once (a fixed list, and tests, which
+    /// may sort fewer names by radix than `SortedWords.radixFrom`), or not (a test of the scan).
     enum Sorting {
         case background
         case now(radixFrom: Int = SortedWords.radixFrom)
@@ -252,9 +252,11 @@ public struct MerchantNames: Sendable {
             // The words of the two classes part after `head`: one goes on with the name, the other with a quote.
             var n = head.count
             if m.quoted.isEmpty {
-                n += sorted.plain.commonPrefix(m.plain, bytes, starts)
+                n += sorted.plain.commonPrefix(m.plain, bytes, starts).count
             } else if m.plain.isEmpty {
-                n += 1 + sorted.quoted.commonPrefix(m.quoted, bytes, starts)
+                // After the opening quote; when the names are all alike but for case, their closing quote too.
+                let common = sorted.quoted.commonPrefix(m.quoted, bytes, starts)
+                n += 1 + common.count + (common.whole ? 1 : 0)
             }
             let word = Completer.quotedWord(head, UnsafeBufferPointer(rebasing: bytes[starts[Int(first)]..<starts[Int(first) + 1]]))
             return String(decoding: Array(word.utf8.prefix(n)), as: UTF8.self)
@@ -351,7 +353,7 @@ public struct MerchantNames: Sendable {
             var sorted = ids
             names.withAllUTF8 { bytes, starts in
                 func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]]) }
-                sorted.withUnsafeMutableBufferPointer { sort($0, depth: 0, radixFrom: radixFrom, name) }
+                sorted.withUnsafeMutableBufferPointer { sort($0, radixFrom: radixFrom, name) }
             }
             self.ids = sorted
             places = sorted.map { place[Int($0)] }
@@ -360,31 +362,36 @@ public struct MerchantNames: Sendable {
             }
         }
 
-        /// Sorts `run`, whose keys agree before `depth`: by eight key bytes at a time (a radix sort of the
-        /// numbers), then each run of equal numbers by the next eight. A short run is sorted by comparing keys.
-        private func sort(_ run: UnsafeMutableBufferPointer<UInt32>, depth: Int, radixFrom: Int, _ name: (UInt32) -> UnsafeBufferPointer<UInt8>) {
-            if run.count < 2 { return }
-            if run.count <= 32 {
-                for i in 1..<run.count {
-                    let x = run[i]
-                    var j = i
-                    while j > 0 && less(name(x), name(run[j - 1]), from: depth) { run[j] = run[j - 1]; j -= 1 }
-                    run[j] = x
+        /// Sorts `all` by key, eight key bytes at a time (a radix sort of the numbers), then each run of equal
+        /// numbers by the next eight; a short run by comparing keys. The runs still to sort are a list, not a
+        /// recursion: names may share a stem of any length, and each eight bytes of it was a level, so a file
+        /// of names sharing a long enough stem overflowed the sorting thread's stack.
+        private func sort(_ all: UnsafeMutableBufferPointer<UInt32>, radixFrom: Int, _ name: (UInt32) -> UnsafeBufferPointer<UInt8>) {
+            // Each run's keys agree before its depth.
+            var work: [(range: Range<Int>, depth: Int)] = [(0..<all.count, 0)]
+            while let (range, depth) = work.popLast() {
+                let run = UnsafeMutableBufferPointer(rebasing: all[range])
+                if run.count < 2 { continue }
+                if run.count <= 32 {
+                    for i in 1..<run.count {
+                        let x = run[i]
+                        var j = i
+                        while j > 0 && less(name(x), name(run[j - 1]), from: depth) { run[j] = run[j - 1]; j -= 1 }
+                        run[j] = x
+                    }
+                    continue
                 }
-                return
-            }
-            var pairs = run.map { (chunk(name($0), depth), $0) }
-            if pairs.count >= radixFrom { SortedWords.radixSort(&pairs) } else { pairs.sort { $0.0 < $1.0 } }
-            for (i, p) in pairs.enumerated() { run[i] = p.1 }
-            // Equal numbers whose keys go on (no zero in the lowest byte) are sorted by their next eight bytes.
-            var i = 0
-            while i < pairs.count {
-                var j = i + 1
-                while j < pairs.count && pairs[j].0 == pairs[i].0 { j += 1 }
-                if j - i > 1 && pairs[i].0 & 0xFF != 0 {
-                    sort(UnsafeMutableBufferPointer(rebasing: run[i..<j]), depth: depth + 8, radixFrom: radixFrom, name)
+                var pairs = run.map { (chunk(name($0), depth), $0) }
+                if pairs.count >= radixFrom { SortedWords.radixSort(&pairs) } else { pairs.sort { $0.0 < $1.0 } }
+                for (i, p) in pairs.enumerated() { run[i] = p.1 }
+                // Equal numbers whose keys go on (no zero in the lowest byte) are sorted by their next eight bytes.
+                var i = 0
+                while i < pairs.count {
+                    var j = i + 1
+                    while j < pairs.count && pairs[j].0 == pairs[i].0 { j += 1 }
+                    if j - i > 1 && pairs[i].0 & 0xFF != 0 { work.append(((range.lowerBound + i)..<(range.lowerBound + j), depth + 8)) }
+                    i = j
                 }
-                i = j
             }
         }
 
@@ -444,15 +451,16 @@ public struct MerchantNames: Sendable {
             return firstIndex { $0 >= 0 }..<firstIndex { $0 > 0 }
         }
 
-        /// How many bytes every name of `range` starts with, ASCII letters folded (its first's and last's): for
-        /// a quoted name, that many bytes of its word after the opening quote (its closing quote comes where
-        /// the shortest ends, and the others go on with another byte).
-        func commonPrefix(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) -> Int {
+        /// How many bytes every name of `range` starts with, ASCII letters folded (its first's and last's), and
+        /// whether that is the whole of every one (names alike but for case). For quoted names, that many bytes of
+        /// their words after the opening quote: then the closing quote, when they are whole, and otherwise the
+        /// shortest's closing quote against another name's byte.
+        func commonPrefix(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) -> (count: Int, whole: Bool) {
             func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]]) }
             let a = name(ids[range.lowerBound]), b = name(ids[range.upperBound - 1])
             var n = 0
             while n < a.count && n < b.count && key(a, n) == key(b, n) { n += 1 }
-            return n
+            return (n, n == a.count && n == b.count)
         }
 
         /// The most used name of `range` (nil for an empty range).

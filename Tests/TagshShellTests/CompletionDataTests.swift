@@ -227,7 +227,7 @@ struct CompletionDataTests {
     /// (each sort pass reads eight) in both cases, hold spaces or quoting characters (a word quotes them),
     /// quotes, backslashes, tabs and bytes beyond ASCII (not sorted, matched apart);
     /// runs sorted by radix (from 500 names here) and by comparison.
-    @Test func sortedNamesAreTheScannedNames() {
+    @Test func sortedNamesAreTheScannedNames() throws {
         var g = SeededRandom(seed: 7)
         let pieces = ["a", "A", "b", "B", "z", "Z", " ", "-", "0", "9", "'", ",", "(", "_", "~", "[", "`", "!", "\"", "\\", "é", "\t", "K"]
         // The first 18 pieces are those a word holds as they are. Names of the first half of the stems hold only
@@ -248,10 +248,17 @@ struct CompletionDataTests {
                               account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
             }
         }
+        // Names alike but for case, alone under their prefix: quoted, their words share the closing quote too.
+        for name in ["Joe's Cafe", "JOE'S CAFE", "Qx Plain", "qX PLAIN", "qx plain", "Quux", "QUUX", "Zq-1", "zQ-1"] {
+            let id = ledger.merchants.intern(name)
+            ledger.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: id, amount: Amount(units: -100, scale: 2), currency: 0,
+                          account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
+        }
         let sorted = MerchantNames(ledger, sorting: .now(radixFrom: 500)), scanned = MerchantNames(ledger, sorting: .never)
         #expect(sorted.isSorted && !scanned.isSorted)
         // Each class is in the order of its names' bytes, ASCII letters folded (names alike but for case in any order).
-        if let index = sorted.matches("").index {
+        do {
+            let index = try #require(sorted.matches("").index)
             for ids in [index.plain.ids, index.quoted.ids] {
                 var keys: [[UInt8]] = []
                 sorted.forEachName(ids) { keys.append($0.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }); return true }
@@ -260,7 +267,8 @@ struct CompletionDataTests {
             }
         }
         // Typed: prefixes of names, in other cases too, and words no name starts with.
-        var typed = ["", "a", "A", "z", "\"", "\\", "é", "\t", "a ", "zzzzzzzzzzzzzzzzzzzz", "K", "k", "\u{212A}"]
+        var typed = ["", "a", "A", "z", "\"", "\\", "é", "\t", "a ", "zzzzzzzzzzzzzzzzzzzz", "K", "k", "\u{212A}", "jo", "JOE'S CAFE", "qx",
+                     "Qx plain", "quu", "QUUX", "zq", "ZQ-1"]
         // Every prefix of some names: each sort pass orders eight bytes, and a pass left out shows as a range
         // of some length that is not one.
         for _ in 0..<50 {
@@ -293,6 +301,23 @@ struct CompletionDataTests {
             }
         }
         #expect(fromRanges > 100, "\(fromRanges) of \(typed.count)")
+    }
+
+    /// Names sharing a stem of 200,000 bytes (each eight a pass of the sort) are sorted, and a Tab reads them
+    /// as the scan does: the sort once recursed a level per eight bytes, and such names overflowed its stack.
+    @Test func namesSharingALongStemAreSorted() throws {
+        let stem = String(repeating: "AB CD EF ", count: 200_000 / 9)
+        let list = (0..<40).map { stem + String(39 - $0) } + ["AB", "ab cd"]
+        let sorted = MerchantNames(list, sorting: .now()), scanned = MerchantNames(list, sorting: .never)
+        #expect(sorted.isSorted)
+        let index = try #require(sorted.matches("").index)
+        #expect(index.quoted.ids.count == 41)
+        for typed in ["a", "ab cd e", stem + "1", stem.lowercased() + "3"] {
+            let a = CompletionWords(names: sorted, match: sorted.matches(typed), head: Array("desc:".utf8))
+            let b = CompletionWords(names: scanned, match: scanned.matches(typed), head: Array("desc:".utf8))
+            #expect(a.count == b.count && a.strings == b.strings && a.knownCommonPrefix != nil, "\(typed.suffix(3))")
+            #expect(LineEditor.longestCommonPrefix(a) == LineEditor.longestCommonPrefix(b), "\(typed.suffix(3))")
+        }
     }
 
     /// The common prefix of Tab's candidates read as bytes, where it can be, is the one read by `Character`;

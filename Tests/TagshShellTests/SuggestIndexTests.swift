@@ -57,13 +57,16 @@ struct SuggestIndexTests {
 
     /// Names grouped beforehand (as the prompt groups them while it waits) suggest what an index that groups them
     /// itself suggests; groups of other names (another ledger's, fewer) are not used.
-    @Test func namesGroupedBeforehandAreUsedOnlyForTheirLedger() {
+    @Test func namesGroupedBeforehandAreUsedOnlyForTheirLedger() throws {
         let l = SuggestIndexTests.ledger(count: 300, seed: 21)
         var fresh = SuggestIndex(ledger: l)
         var prepared = SuggestIndex(ledger: l, nameGroups: NameGroups(l.merchants))
         var fewer = Ledger()
         for name in SuggestIndexTests.merchants.prefix(5) where !name.isEmpty { _ = fewer.merchants.intern(name) }
         var other = SuggestIndex(ledger: l, nameGroups: NameGroups(fewer.merchants))
+        // Given and kept, or not kept, before any suggestion has asked for them.
+        #expect(prepared.live?.namesGrouped == true && fresh.live?.namesGrouped == false)
+        try #require(other.live?.namesGrouped == false)
         let a = SuggestIndexTests.everything(&fresh, l)
         #expect(SuggestIndexTests.everything(&prepared, l) == a && SuggestIndexTests.everything(&other, l) == a)
         #expect(a.contains { !$0.isEmpty })
