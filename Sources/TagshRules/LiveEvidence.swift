@@ -17,10 +17,12 @@ struct LiveEvidence: Sendable {
 
     /// Each merchant's rows, in row order.
     private let byMerchant: KeyedGroups
-    /// Per field, per merchant: its transactions with a value, and how many of them share its most common value.
-    private var totals: [[Int32]] = []
-    private var maxima: [[Int32]] = []
-    /// `SuggestIndex.agree` and `agreeTotal`: the sums of `maxima` and `totals`.
+    /// Per merchant, per field: its transactions with a value, and how many of them share its most common value.
+    /// One flat array: three arrays of three arrays cost a uniqueness check at each of the twelve reads and
+    /// writes per merchant, for each of a million merchants when the index is built.
+    private var consistency: [Consistency] = []
+    struct Consistency { var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0) }
+    /// `SuggestIndex.agree` and `agreeTotal`: the sums of the `top`s and `total`s.
     private(set) var agree = [0, 0, 0], agreeTotal = [0, 0, 0]
     /// The merchants by alike name and by word, read from their names when first needed (a name never changes,
     /// and an import, which adds names, makes a new index).
@@ -58,8 +60,7 @@ struct LiveEvidence: Sendable {
         if let groups, groups.nameCount == ledger.merchants.count { self.groups = groups }
         byMerchant = KeyedGroups(rowsByMerchantOf: ledger)
         let merchantSlots = byMerchant.keyCount
-        totals = Array(repeating: [Int32](repeating: 0, count: merchantSlots), count: 3)
-        maxima = totals
+        consistency = [Consistency](repeating: Consistency(), count: merchantSlots)
         measure(0..<UInt32(merchantSlots), ledger: ledger)
     }
 
@@ -70,29 +71,38 @@ struct LiveEvidence: Sendable {
     /// merchant when the index is built: a million of them on some ledgers.)
     private mutating func measure(_ merchants: some Sequence<UInt32>, ledger: Ledger) {
         prepareScratch(ledger)
-        for m in merchants {
-            let rows = byMerchant.range(of: m)
-            var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0)
-            if rows.count == 1 {
-                // One transaction: each value it has is held once (a tag set holds a tag once).
-                let r = Int(byMerchant.members[rows.lowerBound])
-                if ledger.category[r] != 0 { total.0 = 1; top.0 = 1 }
-                if ledger.intent[r] != 0 { total.1 = 1; top.1 = 1 }
-                if ledger.tagSet[r] != 0 { total.2 = 1; top.2 = 1 }
-            } else if !rows.isEmpty {
-                total = accumulate(byMerchant[m].lazy.map { Int($0) }, ledger: ledger)
-                for c in countedCategories { top.0 = max(top.0, categoryCounts[Int(c)]) }
-                for n in countedIntents { top.1 = max(top.1, intentCounts[Int(n)]) }
-                for t in countedTags { top.2 = max(top.2, tagCounts[Int(t)]) }
-                clearScratch()
+        // Taken out while it is written in place (the loop counts into the scratch, which is part of `self`).
+        var kept = consistency
+        consistency = []
+        var sums = (agree: (0, 0, 0), total: (0, 0, 0))
+        kept.withUnsafeMutableBufferPointer { kept in
+            for m in merchants {
+                let rows = byMerchant.range(of: m)
+                var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0)
+                if rows.count == 1 {
+                    // One transaction: each value it has is held once (a tag set holds a tag once).
+                    let r = Int(byMerchant.members[rows.lowerBound])
+                    if ledger.category[r] != 0 { total.0 = 1; top.0 = 1 }
+                    if ledger.intent[r] != 0 { total.1 = 1; top.1 = 1 }
+                    if ledger.tagSet[r] != 0 { total.2 = 1; top.2 = 1 }
+                } else if !rows.isEmpty {
+                    total = accumulate(byMerchant[m].lazy.map { Int($0) }, ledger: ledger)
+                    for c in countedCategories { top.0 = max(top.0, categoryCounts[Int(c)]) }
+                    for n in countedIntents { top.1 = max(top.1, intentCounts[Int(n)]) }
+                    for t in countedTags { top.2 = max(top.2, tagCounts[Int(t)]) }
+                    clearScratch()
+                }
+                precondition(Int(m) < kept.count, "a merchant the index does not have")
+                let old = kept[Int(m)]
+                sums.total.0 += Int(total.0 - old.total.0); sums.agree.0 += Int(top.0 - old.top.0)
+                sums.total.1 += Int(total.1 - old.total.1); sums.agree.1 += Int(top.1 - old.top.1)
+                sums.total.2 += Int(total.2 - old.total.2); sums.agree.2 += Int(top.2 - old.top.2)
+                kept[Int(m)] = Consistency(total: total, top: top)
             }
-            let i = Int(m)
-            agreeTotal[0] += Int(total.0 - totals[0][i]); agree[0] += Int(top.0 - maxima[0][i])
-            agreeTotal[1] += Int(total.1 - totals[1][i]); agree[1] += Int(top.1 - maxima[1][i])
-            agreeTotal[2] += Int(total.2 - totals[2][i]); agree[2] += Int(top.2 - maxima[2][i])
-            totals[0][i] = total.0; totals[1][i] = total.1; totals[2][i] = total.2
-            maxima[0][i] = top.0; maxima[1][i] = top.1; maxima[2][i] = top.2
         }
+        consistency = kept
+        agreeTotal[0] += sums.total.0; agreeTotal[1] += sums.total.1; agreeTotal[2] += sums.total.2
+        agree[0] += sums.agree.0; agree[1] += sums.agree.1; agree[2] += sums.agree.2
     }
 
     /// Sizes the scratch counts for the ledger's tables (which only grow).
