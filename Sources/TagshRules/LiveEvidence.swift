@@ -18,7 +18,7 @@ struct LiveEvidence: Sendable {
     /// Each merchant's rows, in row order.
     private let byMerchant: KeyedGroups
     /// Per merchant, per field: its transactions with a value, and how many of them share its most common value.
-    /// One flat array: three arrays of three arrays cost a uniqueness check at each of the twelve reads and
+    /// One flat array: two arrays of three arrays cost a uniqueness check at each of the twelve reads and
     /// writes per merchant, for each of a million merchants when the index is built.
     private var consistency: [Consistency] = []
     struct Consistency { var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0) }

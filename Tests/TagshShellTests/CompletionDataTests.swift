@@ -303,7 +303,7 @@ struct CompletionDataTests {
         #expect(fromRanges > 100, "\(fromRanges) of \(typed.count)")
     }
 
-    /// Names sharing a stem of 200,000 bytes (each eight a pass of the sort) are sorted, and a Tab reads them
+    /// Names sharing a stem of 199,998 bytes (each eight a pass of the sort) are sorted, and a Tab reads them
     /// as the scan does: the sort once recursed a level per eight bytes, and such names overflowed its stack.
     @Test func namesSharingALongStemAreSorted() throws {
         let stem = String(repeating: "AB CD EF ", count: 200_000 / 9)
