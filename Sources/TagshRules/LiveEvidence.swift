@@ -237,10 +237,11 @@ struct LiveEvidence: Sendable {
         mutating func next() -> Int? {
             while i == end {
                 guard k < keys.count else { return nil }
-                let key = Int(keys[k])
+                let key = keys[k]
                 k += 1
-                guard key < groups.keyCount else { continue }
-                (i, end) = (Int(groups.starts[key]), Int(groups.starts[key + 1]))
+                guard Int(key) < groups.keyCount else { continue }
+                let rows = groups.range(of: key)
+                (i, end) = (rows.lowerBound, rows.upperBound)
             }
             i += 1
             return Int(groups.members[i - 1])

@@ -55,6 +55,12 @@ public struct MerchantNames: Sendable {
     /// The group of a name's first byte: 0-127 folded, 128 for anything beyond ASCII.
     private static func group(_ b: UInt8) -> Int { b >= 0x80 ? 128 : Int(b >= 0x41 && b <= 0x5A ? b + 0x20 : b) }
 
+    /// The bytes of name `id`, in place, from the table's bytes and starts (`StringTable.withAllUTF8`).
+    @inline(__always)
+    static func text(_ id: UInt32, _ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+    }
+
     /// Ranks the descriptions of `ledger` by a counting sort on their use, which keeps ties in id order.
     init(_ ledger: Ledger, sorting: Sorting = .background) {
         names = ledger.merchants
@@ -146,7 +152,7 @@ public struct MerchantNames: Sendable {
     /// Calls `body` with the bytes of each name of `ids`, in place, until it returns false.
     func forEachName(_ ids: [UInt32], _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
         names.withAllUTF8 { bytes, starts in
-            for id in ids where !body(UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])) { return }
+            for id in ids where !body(MerchantNames.text(id, bytes, starts)) { return }
         }
     }
 
@@ -194,7 +200,7 @@ public struct MerchantNames: Sendable {
         names.withAllUTF8 { bytes, starts in
             func test(_ ids: ArraySlice<UInt32>) {
                 for id in ids {
-                    let n = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+                    let n = MerchantNames.text(id, bytes, starts)
                     switch Completer.asciiPrefixMatch(n, prefix) {
                     case true?: found.append(id)
                     case false?: break
@@ -258,7 +264,7 @@ public struct MerchantNames: Sendable {
                 let common = sorted.quoted.commonPrefix(m.quoted, bytes, starts)
                 n += 1 + common.count + (common.whole ? 1 : 0)
             }
-            let word = Completer.quotedWord(head, UnsafeBufferPointer(rebasing: bytes[starts[Int(first)]..<starts[Int(first) + 1]]))
+            let word = Completer.quotedWord(head, MerchantNames.text(first, bytes, starts))
             return String(decoding: Array(word.utf8.prefix(n)), as: UTF8.self)
         }
     }
@@ -283,7 +289,7 @@ public struct MerchantNames: Sendable {
             var plainIDs: [UInt32] = [], quotedIDs: [UInt32] = [], otherIDs: [UInt32] = []
             names.withAllUTF8 { bytes, starts in
                 for id in names.ids where Int(id) < place.count && place[Int(id)] != .max {
-                    switch SortedWords.kind(UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])) {
+                    switch SortedWords.kind(MerchantNames.text(id, bytes, starts)) {
                     case .plain: plainIDs.append(id)
                     case .quoted: quotedIDs.append(id)
                     case .other: otherIDs.append(id)
@@ -352,7 +358,7 @@ public struct MerchantNames: Sendable {
         mutating func build(_ ids: [UInt32], names: StringTable, place: [UInt32], radixFrom: Int) {
             var sorted = ids
             names.withAllUTF8 { bytes, starts in
-                func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]]) }
+                func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { MerchantNames.text(id, bytes, starts) }
                 sorted.withUnsafeMutableBufferPointer { sort($0, radixFrom: radixFrom, name) }
             }
             self.ids = sorted
@@ -433,7 +439,7 @@ public struct MerchantNames: Sendable {
         func range(_ prefix: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) -> Range<Int> {
             // Compares a name's key with `prefix` over the prefix's length: -1 before it, 0 starting with it.
             func compare(_ id: UInt32) -> Int {
-                let name = UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+                let name = MerchantNames.text(id, bytes, starts)
                 for (i, p) in prefix.enumerated() {
                     let k = key(name, i)
                     if k != p { return k < p ? -1 : 1 }
@@ -456,7 +462,7 @@ public struct MerchantNames: Sendable {
         /// their words after the opening quote: then the closing quote, when they are whole, and otherwise the
         /// shortest's closing quote against another name's byte.
         func commonPrefix(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) -> (count: Int, whole: Bool) {
-            func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]]) }
+            func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { MerchantNames.text(id, bytes, starts) }
             let a = name(ids[range.lowerBound]), b = name(ids[range.upperBound - 1])
             var n = 0
             while n < a.count && n < b.count && key(a, n) == key(b, n) { n += 1 }
