@@ -74,15 +74,15 @@ public struct QueryEvaluator {
             case .regex(let r):
                 for id in ledger.tags.ids { tagMatch[Int(id)] = r.matches(ledger.tags[id]) }
             }
-            var setMatch = [Bool](repeating: false, count: ledger.tagSets.count)
-            for s in 0..<ledger.tagSets.count {
-                let set = ledger.tagSets[UInt32(s)]
-                switch p {
-                case .none: setMatch[s] = set.isEmpty
-                case .any: setMatch[s] = !set.isEmpty
-                default: setMatch[s] = set.contains { tagMatch[Int($0)] }
-                }
+            // Each set once, on buffers, with the pattern settled before the loop: a million sets each read as a
+            // slice, and the pattern's case asked for on every one, took 30 ms of a `count tag:home`.
+            let test: SetTest
+            switch p {
+            case .none: test = .empty
+            case .any: test = .nonEmpty
+            default: test = .anyMember
             }
+            let setMatch = QueryEvaluator.sets(ledger.tagSets, test, tagMatch)
             return lookup(ledger.tagSet, setMatch)
         case .intent(let intent):
             let want = intent?.rawValue ?? 0
@@ -182,6 +182,32 @@ public struct QueryEvaluator {
     }
 
     /// Rows whose value in `column` is marked true in `table`.
+    enum SetTest { case empty, nonEmpty, anyMember }
+
+    /// Which sets of `sets` pass `test` (`anyMember`: hold a tag `tagMatch` marks), by set id.
+    static func sets(_ sets: TagSetTable, _ test: SetTest, _ tagMatch: [Bool]) -> [Bool] {
+        [Bool](unsafeUninitializedCapacity: sets.count) { out, filled in
+            sets.withMembers { members, starts in
+                tagMatch.withUnsafeBufferPointer { marked in
+                    var start = starts[0]
+                    for s in 0..<out.count {
+                        let end = starts[s + 1]
+                        switch test {
+                        case .empty: out[s] = start == end
+                        case .nonEmpty: out[s] = start != end
+                        case .anyMember:
+                            var hit = false
+                            for k in start..<end where marked[Int(members[k])] { hit = true; break }
+                            out[s] = hit
+                        }
+                        start = end
+                    }
+                }
+            }
+            filled = out.count
+        }
+    }
+
     func lookup(_ column: [UInt32], _ table: [Bool]) -> RowSet {
         column.withUnsafeBufferPointer { col in
             table.withUnsafeBufferPointer { t in
