@@ -49,6 +49,8 @@ public enum TagName {
 /// Interned ordered tag sets: most transactions share one of a few sets, so a
 /// transaction stores a 4-byte set id and a query tests each set once.
 ///
+/// A set holds each tag once (every maker of sets leaves repeats out; `summary by tag` counts on it).
+///
 /// The sets are kept as one run of tag ids with an offset per set, not as an
 /// array each: an export with a million distinct tag sets costs their ids plus
 /// about 16 bytes a set, not a heap object a set. `table[id]` is a slice of that run.
@@ -90,6 +92,7 @@ public struct TagSetTable: Sendable {
     }
 
     public mutating func intern(buffer tags: UnsafeBufferPointer<UInt32>) -> UInt32 {
+        assert(Set(tags).count == tags.count, "a tag set holds each tag once")
         let top = TagSetTable.hash(tags) >> 32
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: top >> UInt64(32 - slotBits))
@@ -305,6 +308,7 @@ public struct PendingTagSets: Sendable {
     /// Adds a set and returns its index.
     @inlinable
     public mutating func append(_ tags: [UInt32]) -> Int {
+        assert(Set(tags).count == tags.count, "a tag set holds each tag once")
         members.append(contentsOf: tags)
         starts.append(members.count)
         return starts.count - 2

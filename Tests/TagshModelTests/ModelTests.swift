@@ -132,7 +132,7 @@ struct TagSetTableTests {
     /// Merging sets maps their tags, keeps the other table's order, and finds the sets already here.
     @Test func mergeMapsTagsAndFindsExistingSets() {
         var mine = TagSetTable(), theirs = TagSetTable()
-        for i in 0..<2_000 { _ = mine.intern([UInt32(i % 7), UInt32(i)]) }
+        for i in 0..<2_000 { _ = mine.intern(i < 7 ? [UInt32(i)] : [UInt32(i % 7), UInt32(i)]) } // (a set holds a tag once)
         for i in 1_000..<4_000 { _ = theirs.intern([UInt32(i % 7), UInt32(i)]) }
         // Their tags below 2,000 are ours; the others are ours plus 10,000 (their first 1,000 sets are here already).
         let tagMap = (0..<4_000).map { UInt32($0 < 2_000 ? $0 : $0 + 10_000) }
@@ -153,7 +153,7 @@ struct TagSetTableTests {
     func internAllEqualsOneByOne(count: Int) {
         var random = SplitMix(seed: UInt64(count))
         var table = TagSetTable()
-        for _ in 0..<count / 2 { _ = table.intern((0..<random.next(below: 6)).map { _ in UInt32(random.next(below: 50)) }) }
+        for _ in 0..<count / 2 { _ = table.intern((0..<random.next(below: 6)).map { _ in UInt32(random.next(below: 50)) }.withoutRepeats) }
         var pending = PendingTagSets()
         var texts: [[UInt32]] = []
         for i in 0..<count {
@@ -161,7 +161,7 @@ struct TagSetTableTests {
             switch random.next(below: 4) {
             case 0 where table.count > 1: set = Array(table[UInt32(random.next(below: table.count))]) // already here
             case 1 where !texts.isEmpty: set = texts[random.next(below: texts.count)] // pending already
-            default: set = (0..<random.next(below: 8)).map { _ in UInt32(random.next(below: 60)) } + [UInt32(1_000 + i % 97)]
+            default: set = ((0..<random.next(below: 8)).map { _ in UInt32(random.next(below: 60)) } + [UInt32(1_000 + i % 97)]).withoutRepeats
             }
             texts.append(set)
             _ = pending.append(set)
@@ -272,5 +272,13 @@ struct RowSetTests {
         #expect(n.count == 129)
         #expect(!n.contains(1) && n.contains(129))
         #expect(RowSet(rowCount: 130, filled: true).count == 130)
+    }
+}
+
+extension Array where Element == UInt32 {
+    /// The ids, each once, in order: a tag set holds each tag once.
+    var withoutRepeats: [UInt32] {
+        var seen = Set<UInt32>()
+        return filter { seen.insert($0).inserted }
     }
 }

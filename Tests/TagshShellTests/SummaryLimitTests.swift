@@ -95,3 +95,33 @@ struct SummaryFastPathTests {
         }
     }
 }
+
+/// By tag, a transaction counts once in each of its tags, rolled up (`Grouping.keysOfSets`): the keys of each row
+/// must be its tags' names rolled up, each once, in order, or none, worked out here from the names.
+struct SummaryByTagKeysTests {
+    @Test func eachRowsKeysAreItsTagsRolledUpOnce() throws {
+        var text = "Date,Description,Amount,Tags\n"
+        let lists = ["", "a", "a;b", "trip/x;trip/y;a", "b;trip/x", "Trip/Z;c", "c;trip"]
+        for i in 0..<70 { text += "2024-01-\(String(format: "%02d", 1 + i % 28)),SHOP \(i % 5),-\(i + 1).00,\(lists[i % lists.count])\n" }
+        let (dir, path) = try scratchFile("tags.csv", prefix: "tagsh-summary-tags")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        for depth in [nil, 1, 2] as [Int?] {
+            let grouping = Grouping(.tag, ledger: ledger, depth: depth)
+            for r in 0..<ledger.count {
+                var keys: [String] = []
+                grouping.forEachKey(r, ledger) { keys.append(grouping.name($0, ledger) ?? "(none)") }
+                var expected: [String] = []
+                for name in ledger.tagNames(r).map({ Hierarchy.rollUp($0, depth: depth) })
+                where !expected.contains(where: { $0.lowercased() == name.lowercased() }) {
+                    expected.append(name)
+                }
+                #expect(keys.map { $0.lowercased() } == (expected.isEmpty ? ["(none)"] : expected.map { $0.lowercased() }),
+                        "row \(r + 1), depth \(depth.map(String.init) ?? "none")")
+            }
+        }
+    }
+}
