@@ -301,3 +301,64 @@ struct SuggestionTests {
         #expect(reopened.rules.isEmpty)
     }
 }
+
+/// `apply RULES` after `preview RULES` takes the preview's plan when nothing it depends on changed since (the
+/// transactions, the rules' definitions and order, the selection, max-tags), and so does `apply` alone: whatever came
+/// between, and whichever rules are applied, it must do what the same `apply` does in a session that previewed
+/// nothing (or, for `apply` alone, previewed after what came between).
+struct ApplyAfterPreviewTests {
+    static let between: [String?] = [nil, "category 1 Travel", "tag 2 +coffee", "intent 3 want", "note 1 x", "set max-tags 1",
+                                     "rule r0 amt:>0 => +gift", "undo", "ls id:1..3", "preview r0"]
+
+    @Test(arguments: 1...12)
+    func applyAfterAPreviewIsApplyWithoutOne(seed: Int) throws {
+        var rng = SeededRandom(seed: UInt64(seed) &* 104_729)
+        let csv = AnnotationProperties.ledger(&rng)
+        let rulesRng = rng
+        var names: [String] = []
+        do {
+            let opened = try RuleProperties.opened(csv)
+            defer { try? FileManager.default.removeItem(at: opened.dir) }
+            var r = rulesRng
+            names = try RuleProperties.defineRules(opened.session, opened.sink, &r, queries: RuleProperties.queries,
+                                                   actions: RuleProperties.actions, most: 3)
+        }
+        let cases: [(preview: String, apply: String?)] = [
+            (names.joined(separator: " "), names.joined(separator: " ")),
+            (names.joined(separator: " "), names.reversed().joined(separator: " ")),
+            (names.joined(separator: " "), names[0]),
+            (names.joined(separator: " "), nil),
+            ("@ => +gift, category Food", "@ => +gift, category Food"),
+            ("@ => +gift, category Food", "@ => +gift"),
+            ("@ => +gift, category Food", nil),
+        ]
+        for between in Self.between {
+            // (`apply` alone applies the rules as previewed: the other session's preview would read them after a
+            // change to them.)
+            for (preview, apply) in cases where apply != nil || !["preview r0", "undo", "rule r0 amt:>0 => +gift"].contains(between) {
+                var sessions: [(session: Session, sink: BufferSink, dir: URL)] = []
+                for _ in 0..<2 {
+                    let opened = try RuleProperties.opened(csv)
+                    var r = rulesRng
+                    _ = try RuleProperties.defineRules(opened.session, opened.sink, &r, queries: RuleProperties.queries,
+                                                       actions: RuleProperties.actions, most: 3)
+                    try #require(opened.session.execute("ls amt:<-3") == .ok)
+                    sessions.append(opened)
+                }
+                defer { for s in sessions { try? FileManager.default.removeItem(at: s.dir) } }
+                let (previewed, plain) = (sessions[0].session, sessions[1].session)
+                try #require(previewed.execute("preview \(preview)") == .ok, "\(sessions[0].sink.err)")
+                if let between { for s in [previewed, plain] { s.execute(between) } }
+                // `apply` alone: the other session previews after what came between.
+                if apply == nil { try #require(plain.execute("preview \(preview)") == .ok) }
+                let line = apply.map { "apply \($0)" } ?? "apply"
+                let what = "seed \(seed), preview \(preview), \(between ?? "nothing") between, \(line)"
+                let statuses = [previewed, plain].map { $0.execute(line) }
+                #expect(statuses[0] == statuses[1], "\(what): \(sessions[0].sink.err) | \(sessions[1].sink.err)")
+                let ledgers = [previewed, plain].map { s in (0..<s.ledger!.count).map(s.ledger!.transaction) }
+                #expect(ledgers[0] == ledgers[1], "\(what): differs at \(ledgers[0].indices.filter { ledgers[0][$0] != ledgers[1][$0] })")
+                #expect(previewed.steps.count == plain.steps.count, "\(what)")
+            }
+        }
+    }
+}

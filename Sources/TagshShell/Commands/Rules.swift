@@ -148,7 +148,8 @@ extension Commands {
         let rules = isSuggestions ? [] : try inv.rulesFromWords()
         let (plan, working) = isSuggestions ? try inv.suggestionPlan() : try inv.plan(rules)
         let session = inv.session
-        session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, plan, isSuggestions ? working : nil, inv.line)
+        session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, session.settings.maxTags, plan,
+                               isSuggestions ? working : nil, inv.line)
         let limit = inv.flag("all") ? Int.max : inv.intValue("limit") ?? session.settings.sample
         inv.out.text(PreviewText.render(plan, ledger: working, style: inv.out.style, limit: limit,
                                         maxTags: session.settings.maxTags, width: session.tableWidth.map { $0 - 2 }))
@@ -160,8 +161,9 @@ extension Commands {
         details: """
             Changes exactly what `preview` shows for the same rules, as one step that `undo` takes back. \
             With no rule, applies what the last preview showed, once (a second `apply` alone says it was \
-            applied); if the ledger changed since, says so and \
-            works it out again. --all applies every rule in definition order. If any transaction would \
+            applied); if the ledger or max-tags changed since, says so and \
+            works it out again. Applying the rules of the last preview, unchanged, on the same transactions \
+            takes what it worked out. --all applies every rule in definition order. If any transaction would \
             exceed max-tags, nothing is applied. `apply suggestions [QUERY]` accepts every suggestion at or \
             above --min-confidence (default: suggest-threshold) for --fields, as one step.
             """,
@@ -186,6 +188,9 @@ extension Commands {
             guard last.version == session.ledgerVersion else {
                 throw .failed("the ledger changed since `\(last.line)`: run it again, or `apply suggestions` with the same words")
             }
+            guard last.maxTags == session.settings.maxTags else {
+                throw .failed("max-tags changed since `\(last.line)`: run it again, or `apply suggestions` with the same words")
+            }
             session.lastPreview = nil
             // Replayed (recovery, history --script), the step is the apply the preview stood for.
             if last.line.hasPrefix("preview") { inv.replayLine = "apply" + last.line.dropFirst(7) }
@@ -207,14 +212,24 @@ extension Commands {
             }
             rules = last.rules
             previewed = last.line
-            if last.version == session.ledgerVersion && last.selection == session.selection {
+            if last.version != session.ledgerVersion || last.selection != session.selection {
+                inv.out.note("the ledger changed since the preview; working it out again")
+            } else if last.maxTags != session.settings.maxTags {
+                inv.out.note("max-tags changed since the preview; working it out again")
+            } else {
                 let own = try inv.requireLedger()
                 planned = (last.plan, last.tables ?? own)
-            } else {
-                inv.out.note("the ledger changed since the preview; working it out again")
             }
         } else {
             rules = try inv.rulesFromWords()
+            // The rules the last preview showed, as they were defined then, on the same transactions and selection
+            // with the same max-tags: its plan is what working them out again would give (on a million rows each
+            // with its own tag set, `preview r` then `apply r` worked out the same half a million new sets twice).
+            if let last = session.lastPreview, last.tables == nil, last.version == session.ledgerVersion,
+               last.selection == session.selection, last.maxTags == session.settings.maxTags,
+               last.rules.map(\.definition) == rules.map(\.definition) {
+                planned = (last.plan, try inv.requireLedger())
+            }
         }
         let (final, working): (Plan, Ledger)
         if let planned { (final, working) = planned } else { (final, working) = try inv.plan(rules) }
