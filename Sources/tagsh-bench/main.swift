@@ -8,8 +8,10 @@
 // completion of TEXT instead of running it (its candidates and their common prefix, as a Tab takes them); `trim` returns freed heap to the system (the rss after it
 // is what is live); `warm` rebuilds the completion
 // lists as the prompt does after each command; `settle` waits for what that starts on another thread (the
-// descriptions sorted for Tab, grouped for the first suggestion), and its time is that wait. Prints each command's wall time and
-// the resident memory (VmRSS, VmHWM from /proc/self/status) after it.
+// descriptions sorted for Tab, grouped for the first suggestion), and its time is that wait. `review:N:QUERY` runs a
+// review with N Space keys and prints its start, then each key's mean and slowest time to the next wait for a key
+// and to the next screen. Prints each command's wall time and the resident memory (VmRSS, VmHWM from
+// /proc/self/status) after it.
 import Foundation
 import TagshShell
 import TagshTerminal
@@ -88,7 +90,17 @@ defer {
     try? FileManager.default.removeItem(atPath: scratch + ".bak")
 }
 
-let sink = BufferSink()
+/// The output, noting when each screen is handed on (`review` flushes each screen it draws).
+final class TimedSink: OutputSink {
+    let inner = BufferSink()
+    var flushes: [ContinuousClock.Instant] = []
+    var err: String { inner.err }
+    func reset() { inner.reset() }
+    func write(_ text: String, to stream: OutputChannel) { inner.write(text, to: stream) }
+    func flush() { flushes.append(ContinuousClock.now) }
+}
+
+let sink = TimedSink()
 let session = Session(sink: sink)
 let completer = Completer(registry: session.registry, data: { session.completionData() }, listDirectory: { _ in [] })
 print("command".padding(toLength: 34, withPad: " ", startingAt: 0) + "      ms   rss MB  peak MB")
@@ -117,7 +129,16 @@ for command in commands {
         let steps = zip(waits.dropFirst(), waits).map { $0 - $1 }
         if !steps.isEmpty {
             row("review key " + parts[2], steps.reduce(0, +) / Double(steps.count), String(format: "  (slowest %.2f)", steps.max() ?? 0))
+            // From each key to the next screen handed on (the work done ahead for the screen after it, before
+            // the next wait, is in the row above and not here).
+            let flushes = sink.flushes.map { $0 - start }.map(milliseconds)
+            let shown = waits.dropLast().compactMap { w in flushes.first { $0 >= w }.map { $0 - w } }
+            if !shown.isEmpty {
+                row("review key to screen " + parts[2], shown.reduce(0, +) / Double(shown.count),
+                    String(format: "  (slowest %.2f)", shown.max() ?? 0))
+            }
         }
+        sink.flushes = []
         continue
     }
     if command == "trim" {
