@@ -181,7 +181,7 @@ public struct QueryEvaluator {
         for half in halves { for id in half { t[Int(id)] = true } }
     }
 
-    /// Rows whose value in `column` is marked true in `table`.
+    /// What a `tag:` term asks of a tag set: no tags (`tag:none`), some (`tag:any`), or one of the tags marked.
     enum SetTest { case empty, nonEmpty, anyMember }
 
     /// Which sets of `sets` pass `test` (`anyMember`: hold a tag `tagMatch` marks), by set id.
@@ -208,6 +208,7 @@ public struct QueryEvaluator {
         }
     }
 
+    /// Rows whose value in `column` is marked true in `table`.
     func lookup(_ column: [UInt32], _ table: [Bool]) -> RowSet {
         column.withUnsafeBufferPointer { col in
             table.withUnsafeBufferPointer { t in

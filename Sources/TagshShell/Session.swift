@@ -249,8 +249,9 @@ public final class Session {
     public internal(set) var rules: [Rule] = [] { didSet { generation += 1 } }
     /// What the last `preview` worked out, for `apply` alone, and for `apply` of the same rules. `tables` is the working
     /// copy a plan of suggestions interned into; a plan of rules interned into the session's own (`withLentTables`), and
-    /// has none. `maxTags` is the limit its overflow was found with.
-    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, maxTags: Int, plan: Plan, tables: Ledger?, line: String)? {
+    /// has none. `maxTags` is the limit its overflow was found with; `columns`, the `columnsVersion` its `col:` read.
+    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, maxTags: Int, columns: Int, plan: Plan, tables: Ledger?,
+                      line: String)? {
         didSet { if lastPreview != nil { appliedPreview = nil } }
     }
     /// The line of the last preview an `apply` alone applied, until the next preview or file: a second `apply`
@@ -265,7 +266,10 @@ public final class Session {
     /// (`forward`, `backward`), and dropped when rows come or go or another ledger is opened.
     var annotationUse: AnnotationUse?
     /// Original CSV columns read for `col:` queries, by name; cleared when the file is opened or saved.
-    var columnCache: [String: (values: StringTable, ids: [UInt32])] = [:]
+    var columnCache: [String: (values: StringTable, ids: [UInt32])] = [:] { didSet { if columnCache.isEmpty { columnsVersion += 1 } } }
+    /// Bumped whenever what `col:` reads may have changed (the cache is cleared: a save reads the file back, rows
+    /// come or go, another file is opened), so `apply RULES` knows whether the preview's plan still holds.
+    var columnsVersion = 0
 
     /// One original column of the open CSV files, read once: its texts and each row's id into them
     /// (0 for rows of files without that column, and for imported rows not saved yet).

@@ -308,7 +308,7 @@ struct SuggestionTests {
 /// nothing (or, for `apply` alone, previewed after what came between).
 struct ApplyAfterPreviewTests {
     static let between: [String?] = [nil, "category 1 Travel", "tag 2 +coffee", "intent 3 want", "note 1 x", "set max-tags 1",
-                                     "rule r0 amt:>0 => +gift", "undo", "ls id:1..3", "preview r0"]
+                                     "rule r0 amt:>0 => +gift", "undo", "ls id:1..3", "preview r0", "save", "(the next day)"]
 
     @Test(arguments: 1...12)
     func applyAfterAPreviewIsApplyWithoutOne(seed: Int) throws {
@@ -323,19 +323,24 @@ struct ApplyAfterPreviewTests {
             names = try RuleProperties.defineRules(opened.session, opened.sink, &r, queries: RuleProperties.queries,
                                                    actions: RuleProperties.actions, most: 3)
         }
-        let cases: [(preview: String, apply: String?)] = [
-            (names.joined(separator: " "), names.joined(separator: " ")),
-            (names.joined(separator: " "), names.reversed().joined(separator: " ")),
-            (names.joined(separator: " "), names[0]),
-            (names.joined(separator: " "), nil),
-            ("@ => +gift, category Food", "@ => +gift, category Food"),
-            ("@ => +gift, category Food", "@ => +gift"),
-            ("@ => +gift, category Food", nil),
+        // A `col:` query reads the file as saved (a tag given before the preview is in the file after a `save`),
+        // and `date:today` the day it is read.
+        let cases: [(setup: String?, preview: String, apply: String?)] = [
+            (nil, names.joined(separator: " "), names.joined(separator: " ")),
+            (nil, names.joined(separator: " "), names.reversed().joined(separator: " ")),
+            (nil, names.joined(separator: " "), names[0]),
+            (nil, names.joined(separator: " "), nil),
+            (nil, "@ => +gift, category Food", "@ => +gift, category Food"),
+            (nil, "@ => +gift, category Food", "@ => +gift"),
+            (nil, "@ => +gift, category Food", nil),
+            ("tag 1 +coffee", "col:tags:coffee => +gift", "col:tags:coffee => +gift"),
+            (nil, "date:today => note today", "date:today => note today"),
         ]
         for between in Self.between {
             // (`apply` alone applies the rules as previewed: the other session's preview would read them after a
             // change to them.)
-            for (preview, apply) in cases where apply != nil || !["preview r0", "undo", "rule r0 amt:>0 => +gift"].contains(between) {
+            for (setup, preview, apply) in cases where (apply != nil || !["preview r0", "undo", "rule r0 amt:>0 => +gift"].contains(between))
+                && (!preview.hasPrefix("col:tags") || csv.prefix { $0 != "\n" }.contains("Tags")) {
                 var sessions: [(session: Session, sink: BufferSink, dir: URL)] = []
                 for _ in 0..<2 {
                     let opened = try RuleProperties.opened(csv)
@@ -343,12 +348,23 @@ struct ApplyAfterPreviewTests {
                     _ = try RuleProperties.defineRules(opened.session, opened.sink, &r, queries: RuleProperties.queries,
                                                        actions: RuleProperties.actions, most: 3)
                     try #require(opened.session.execute("ls amt:<-3") == .ok)
+                    // The first row's day is today.
+                    let firstDay = opened.session.ledger!.day(0)
+                    opened.session.today = { firstDay }
+                    if let setup { try #require(opened.session.execute(setup) == .ok) }
                     sessions.append(opened)
                 }
                 defer { for s in sessions { try? FileManager.default.removeItem(at: s.dir) } }
                 let (previewed, plain) = (sessions[0].session, sessions[1].session)
                 try #require(previewed.execute("preview \(preview)") == .ok, "\(sessions[0].sink.err)")
-                if let between { for s in [previewed, plain] { s.execute(between) } }
+                for s in [previewed, plain] {
+                    if between == "(the next day)" {
+                        let next = Day(daysSinceEpoch: s.today().daysSinceEpoch + 1)
+                        s.today = { next }
+                    } else if let between {
+                        s.execute(between)
+                    }
+                }
                 // `apply` alone: the other session previews after what came between.
                 if apply == nil { try #require(plain.execute("preview \(preview)") == .ok) }
                 let line = apply.map { "apply \($0)" } ?? "apply"

@@ -148,7 +148,8 @@ extension Commands {
         let rules = isSuggestions ? [] : try inv.rulesFromWords()
         let (plan, working) = isSuggestions ? try inv.suggestionPlan() : try inv.plan(rules)
         let session = inv.session
-        session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, session.settings.maxTags, plan,
+        session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, session.settings.maxTags,
+                               session.columnsVersion, plan,
                                isSuggestions ? working : nil, inv.line)
         let limit = inv.flag("all") ? Int.max : inv.intValue("limit") ?? session.settings.sample
         inv.out.text(PreviewText.render(plan, ledger: working, style: inv.out.style, limit: limit,
@@ -222,12 +223,14 @@ extension Commands {
             }
         } else {
             rules = try inv.rulesFromWords()
-            // The rules the last preview showed, as they were defined then, on the same transactions and selection
-            // with the same max-tags: its plan is what working them out again would give (on a million rows each
-            // with its own tag set, `preview r` then `apply r` worked out the same half a million new sets twice).
+            // The rules the last preview showed, as they were then (their queries as read now: `date:today` after
+            // midnight is another day), on the same transactions, selection and original columns (a save reads
+            // the file back) with the same max-tags: its plan is what working them out again would give (on a
+            // million rows each with its own tag set, `preview r` then `apply r` worked out the same half a million
+            // new sets twice).
             if let last = session.lastPreview, last.tables == nil, last.version == session.ledgerVersion,
                last.selection == session.selection, last.maxTags == session.settings.maxTags,
-               last.rules.map(\.definition) == rules.map(\.definition) {
+               last.columns == session.columnsVersion, last.rules == rules {
                 planned = (last.plan, try inv.requireLedger())
             }
         }
