@@ -46,6 +46,9 @@ struct LiveEvidence: Sendable {
     /// with one group kept, each return to a group of half a million rows sorted its rows again (50-100 ms a key).
     private var amountGroups: [(alike: UInt32, rows: [AmountOnly: [Int32]], tallies: [AmountOnly: [Tally]])] = []
     static let amountGroupsKept = 8
+    /// The large groups of merchants alike one amount was asked of, with that amount's tallies (counted in a
+    /// pass: see `tallies(of:)`).
+    private var amountAskedFirst: [UInt32: (amount: AmountOnly, tallies: [Tally])] = [:]
     struct AmountOnly: Hashable { var units: Int64; var scale: UInt8; var currency: UInt32 }
     struct MemoKey: Hashable { var level: Int; var key: UInt32 }
     /// Scratch counts by category, intent and tag id, all zero between calls.
@@ -132,6 +135,7 @@ struct LiveEvidence: Sendable {
         memo = [:]
         recent = []
         amountGroups = []
+        amountAskedFirst = [:]
     }
 
     // MARK: - tallies
@@ -170,10 +174,17 @@ struct LiveEvidence: Sendable {
             if i != amountGroups.count - 1 { amountGroups.append(amountGroups.remove(at: i)) }
         } else {
             let group = alikeGroup(alikeNames[Int(k.alike)], ledger: ledger)
-            guard group.reduce(0, { $0 + byMerchant.range(of: $1).count }) >= LiveEvidence.memoRows else {
-                return count(rowsOf: group, ledger: ledger) { r in
+            // A small group, or the first amount asked of a large one, is counted in one pass over its rows: the
+            // rows by amount are kept for the amounts asked after it. (Made for the first, a `suggest` on a
+            // million rows of merchants alike hashed each row's amount to answer for one of them.)
+            let large = group.reduce(0, { $0 + byMerchant.range(of: $1).count }) >= LiveEvidence.memoRows
+            if large, let first = amountAskedFirst[k.alike], first.amount == amount { return first.tallies }
+            guard large, amountAskedFirst[k.alike] != nil else {
+                let counted = count(rowsOf: group, ledger: ledger) { r in
                     ledger.amountUnits[r] == k.units && ledger.amountScale[r] == k.scale && ledger.currency[r] == k.currency
                 }
+                if large { amountAskedFirst[k.alike] = (amount, counted) }
+                return counted
             }
             if amountGroups.count == LiveEvidence.amountGroupsKept { amountGroups.removeFirst() }
             amountGroups.append((k.alike, byAmount(group, ledger: ledger), [:]))
