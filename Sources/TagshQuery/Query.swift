@@ -32,6 +32,17 @@ extension Query {
         case .not(let q): q.columnNames
         }
     }
+
+    /// Whether the query reads the open files' own columns (`col:NAME`, `file:`), which a save reads again.
+    public var readsColumns: Bool {
+        switch self {
+        case .all: false
+        case .term(.column): true
+        case .term: false
+        case .and(let p), .or(let p): p.contains { $0.readsColumns }
+        case .not(let q): q.readsColumns
+        }
+    }
 }
 
 /// One query term.

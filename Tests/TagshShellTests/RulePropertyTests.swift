@@ -310,6 +310,23 @@ struct ApplyAfterPreviewTests {
     static let between: [String?] = [nil, "category 1 Travel", "tag 2 +coffee", "intent 3 want", "note 1 x", "set max-tags 1",
                                      "rule r0 amt:>0 => +gift", "undo", "ls id:1..3", "preview r0", "save", "(the next day)"]
 
+    /// A save reads the file back: `apply` alone works out again only rules that read its columns, and says so.
+    @Test func aSaveStalesOnlyAPreviewThatReadsColumns() throws {
+        let csv = "Date,Description,Amount,Tags\n2024-01-01,SHOP 1,-1.00,\n2024-01-02,SHOP 2,-2.00,coffee\n"
+        for (preview, stale) in [("desc:shop => +gift", false), ("col:tags:coffee => +gift", true)] {
+            let (session, sink, dir) = try RuleProperties.opened(csv)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try #require(session.execute("tag 1 +coffee") == .ok)
+            try #require(session.execute("preview \(preview)") == .ok)
+            try #require(session.execute("save") == .ok)
+            sink.reset()
+            try #require(session.execute("apply") == .ok, "\(sink.err)")
+            #expect(sink.err.contains("the files were read again since the preview") == stale, "\(preview): \(sink.err)")
+            // Worked out again, the rule that reads the Tags column as saved tags both rows.
+            #expect(session.ledger!.transaction(0).tags.contains("gift"), "\(preview)")
+        }
+    }
+
     @Test(arguments: 1...12)
     func applyAfterAPreviewIsApplyWithoutOne(seed: Int) throws {
         var rng = SeededRandom(seed: UInt64(seed) &* 104_729)
@@ -334,6 +351,7 @@ struct ApplyAfterPreviewTests {
             (nil, "@ => +gift, category Food", "@ => +gift"),
             (nil, "@ => +gift, category Food", nil),
             ("tag 1 +coffee", "col:tags:coffee => +gift", "col:tags:coffee => +gift"),
+            ("tag 1 +coffee", "col:tags:coffee => +gift", nil),
             (nil, "date:today => note today", "date:today => note today"),
         ]
         for between in Self.between {

@@ -162,7 +162,8 @@ extension Commands {
         details: """
             Changes exactly what `preview` shows for the same rules, as one step that `undo` takes back. \
             With no rule, applies what the last preview showed, once (a second `apply` alone says it was \
-            applied); if the ledger or max-tags changed since, says so and \
+            applied); if the ledger or max-tags changed since (or the file was saved, for rules that read its \
+            columns with `col:` or `file:`), says so and \
             works it out again. Applying the rules of the last preview, unchanged, on the same transactions \
             takes what it worked out. --all applies every rule in definition order. If any transaction would \
             exceed max-tags, nothing is applied. `apply suggestions [QUERY]` accepts every suggestion at or \
@@ -217,6 +218,8 @@ extension Commands {
                 inv.out.note("the ledger changed since the preview; working it out again")
             } else if last.maxTags != session.settings.maxTags {
                 inv.out.note("max-tags changed since the preview; working it out again")
+            } else if !session.previewColumnsHold(last) {
+                inv.out.note("the files were read again since the preview (a save), and the rules read their columns; working it out again")
             } else {
                 let own = try inv.requireLedger()
                 planned = (last.plan, last.tables ?? own)
@@ -230,7 +233,7 @@ extension Commands {
             // new sets twice).
             if let last = session.lastPreview, last.tables == nil, last.version == session.ledgerVersion,
                last.selection == session.selection, last.maxTags == session.settings.maxTags,
-               last.columns == session.columnsVersion, last.rules == rules {
+               session.previewColumnsHold(last), last.rules == rules {
                 planned = (last.plan, try inv.requireLedger())
             }
         }
@@ -271,6 +274,15 @@ extension Rule {
         guard let first = words.first, let last = words.last else { return "date:..9999" }
         let chars = Array(line)
         return String(chars[first.span.lowerBound..<min(chars.count, last.span.upperBound)])
+    }
+}
+
+extension Session {
+    /// Whether what the last preview's rules read of the files' own columns (`col:`, `file:`) is as it was: the
+    /// files were not read again since (a save reads them back), or the rules read no column.
+    func previewColumnsHold(_ last: (rules: [Rule], version: Int, selection: [Int]?, maxTags: Int, columns: Int, plan: Plan,
+                                     tables: Ledger?, line: String)) -> Bool {
+        last.columns == columnsVersion || !last.rules.contains { $0.query.readsColumns }
     }
 }
 

@@ -144,6 +144,10 @@ extension Session {
         // Saving to another file writes a copy; the open file stays as it was,
         // except for the demo, which has no file of its own and adopts this one.
         var adopting = false
+        // What `col:` and `file:` read is read again from the documents below (also when a read-back fails
+        // halfway, after the files before it were replaced).
+        columnCache = [:]
+        fileColumn = nil
         for k in plans.indices where plans[k].isOwnFile || files[plans[k].index].path == nil {
             let i = plans[k].index
             var next: LedgerDocument?
@@ -180,8 +184,6 @@ extension Session {
             file.imports = []
             files[plan.index] = file
         }
-        columnCache = [:]
-        fileColumn = nil
         let ownSave = plans.allSatisfy { $0.isOwnFile || files[$0.index].path == $0.target }
         if ownSave {
             baseline = Baseline(ledger)
