@@ -118,9 +118,8 @@ struct LiveEvidence: Sendable {
         }
     }
 
-    /// Keeps the consistency current after `changes` were made to (or undone on) `ledger`: each merchant whose
-    /// transactions changed is counted again, once.
-    mutating func update(_ changes: ChangeSet, ledger: Ledger) {
+    /// The merchants whose transactions `changes` annotates differently (a note counts in no tally), each once.
+    static func changedMerchants(_ changes: ChangeSet, ledger: Ledger) -> [UInt32] {
         var merchants: [UInt32] = []
         // (A bit per merchant, not a `Set`: undoing a rule over a million rows of a million merchants hashed each.)
         var seen = RowSet(rowCount: Int(ledger.merchants.ids.upperBound))
@@ -131,11 +130,44 @@ struct LiveEvidence: Sendable {
                 merchants.append(m)
             }
         }
+        return merchants
+    }
+
+    /// Up to how many changed merchants what was counted is forgotten key by key (`Touched`), not all at once.
+    static let forgetByKeyUpTo = 256
+
+    /// The keys whose counts a change to some merchants' transactions makes stale: those merchants, their alike
+    /// names and their words (the groups that hold them; no other group holds their transactions).
+    struct Touched {
+        var merchants: Set<UInt32>
+        var alike = Set<UInt32>(), words = Set<UInt32>()
+
+        func covers(_ key: MemoKey) -> Bool {
+            switch SuggestIndex.Level(rawValue: key.level) {
+            case .merchant: merchants.contains(key.key)
+            case .alike: alike.contains(key.key)
+            case .word: words.contains(key.key)
+            case .amount, nil: true
+            }
+        }
+    }
+
+    /// Keeps the consistency current after changes were made to (or undone on) the transactions of `merchants`:
+    /// each is counted again, once. What was counted is forgotten: what `touched` covers, or all of it.
+    mutating func update(merchants: [UInt32], ledger: Ledger, forgetting touched: Touched?) {
         measure(merchants, ledger: ledger)
-        memo = [:]
-        recent = []
-        amountGroups = []
-        amountAskedFirst = [:]
+        guard let touched else {
+            memo = [:]
+            recent = []
+            amountGroups = []
+            amountAskedFirst = [:]
+            return
+        }
+        memo = memo.filter { !touched.covers($0.key) }
+        recent.removeAll { touched.covers($0.key) }
+        recentNext = recent.count % 16
+        amountGroups.removeAll { touched.alike.contains($0.alike) }
+        for a in touched.alike { amountAskedFirst[a] = nil }
     }
 
     // MARK: - tallies

@@ -197,7 +197,24 @@ public struct SuggestIndex: Sendable {
 
     /// Keeps the index current after `changes` were made to `ledger`, or undone (`reverted`).
     public mutating func update(_ changes: ChangeSet, reverted: Bool = false, ledger: Ledger) {
-        if live != nil { live?.update(changes, ledger: ledger); return }
+        if live != nil {
+            // What was counted is forgotten only for the keys of the merchants whose transactions changed, when they
+            // are few (a `review` decision, a `tag` of a few rows): the next transaction's counts, worked out
+            // while the screen was read, stay. Their keys are found first (finding one may name a new key).
+            let merchants = LiveEvidence.changedMerchants(changes, ledger: ledger)
+            var touched: LiveEvidence.Touched?
+            if merchants.count <= LiveEvidence.forgetByKeyUpTo {
+                var t = LiveEvidence.Touched(merchants: Set(merchants))
+                for m in merchants {
+                    let (alike, words) = keys(of: m, in: ledger)
+                    t.alike.insert(alike)
+                    t.words.formUnion(words)
+                }
+                touched = t
+            }
+            live?.update(merchants: merchants, ledger: ledger, forgetting: touched)
+            return
+        }
         let order = reverted ? Array((0..<changes.count).reversed()) : Array(0..<changes.count)
         for k in order {
             let (b, a) = reverted ? (changes.after[k], changes.before[k]) : (changes.before[k], changes.after[k])

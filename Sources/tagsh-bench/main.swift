@@ -9,8 +9,8 @@
 // is what is live); `warm` rebuilds the completion
 // lists as the prompt does after each command; `settle` waits for what that starts on another thread (the
 // descriptions sorted for Tab, grouped for the first suggestion), and its time is that wait. `review:N:QUERY` runs a
-// review with N Space keys and prints its start, then each key's mean and slowest time to the next wait for a key
-// and to the next screen. Prints each command's wall time and the resident memory (VmRSS, VmHWM from
+// review with N Space keys (`decide:N:QUERY`: N `w` keys, each a change) and prints its start, then each key's mean
+// and slowest time to the next wait for a key and to the next screen. Prints each command's wall time and the resident memory (VmRSS, VmHWM from
 // /proc/self/status) after it.
 import Foundation
 import TagshShell
@@ -110,13 +110,15 @@ for command in commands {
     let start = clock.now
     // `complete:TEXT` times one Tab: the completion of TEXT (the cursor at its end).
     var status = Session.Status.ok
-    if command.hasPrefix("review:") {
+    if command.hasPrefix("review:") || command.hasPrefix("decide:") {
         // `review:N:QUERY` runs `review QUERY` with N keys (Space: the next transaction drawn) and prints two rows:
         // the loop's start (its merchant index and first screen, up to its first wait for a key), then the mean
         // and the slowest of the N keys, each timed from the key to the loop's next wait.
         let parts = command.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         let keys = Int(parts[1]) ?? 0
-        let console = TimedConsole(ScriptedConsole(Array(repeating: "<Space>", count: keys).joined(separator: " ") + " q"))
+        // (`decide:N:QUERY`: the key `w`, intent want, which changes each transaction and moves on.)
+        let key = command.hasPrefix("decide:") ? "w" : "<Space>"
+        let console = TimedConsole(ScriptedConsole(Array(repeating: key, count: keys).joined(separator: " ") + " q"))
         session.console = console
         status = session.execute("review " + parts[2])
         let waits = console.waits.map { $0 - start }.map(milliseconds)
@@ -125,16 +127,17 @@ for command in commands {
             print(String(label.prefix(34)).padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%8.2f %8d %8d", ms, m.rss, m.peak)
                   + more + (status == .ok ? "" : "  FAILED: " + sink.err))
         }
-        row("review start " + parts[2], waits.first ?? 0)
+        let verb = parts[0]
+        row(verb + " start " + parts[2], waits.first ?? 0)
         let steps = zip(waits.dropFirst(), waits).map { $0 - $1 }
         if !steps.isEmpty {
-            row("review key " + parts[2], steps.reduce(0, +) / Double(steps.count), String(format: "  (slowest %.2f)", steps.max() ?? 0))
+            row(verb + " key " + parts[2], steps.reduce(0, +) / Double(steps.count), String(format: "  (slowest %.2f)", steps.max() ?? 0))
             // From each key to the next screen handed on (the work done ahead for the screen after it, before
             // the next wait, is in the row above and not here).
             let flushes = sink.flushes.map { $0 - start }.map(milliseconds)
             let shown = waits.dropLast().compactMap { w in flushes.first { $0 >= w }.map { $0 - w } }
             if !shown.isEmpty {
-                row("review key to screen " + parts[2], shown.reduce(0, +) / Double(shown.count),
+                row(verb + " key to screen " + parts[2], shown.reduce(0, +) / Double(shown.count),
                     String(format: "  (slowest %.2f)", shown.max() ?? 0))
             }
         }

@@ -184,6 +184,44 @@ struct SuggestIndexTests {
         SuggestIndexTests.expectSame(&live, &fresh, l)
     }
 
+    /// Changes of a few rows (a `review` decision, `a` for a merchant's rows) forget what was counted only for
+    /// the keys of the merchants they touch: after each, every suggestion is still what a fresh row-by-row count
+    /// gives, whether its counts were kept or counted again.
+    @Test(arguments: [31, 32, 33] as [UInt64]) func fewChangesForgetOnlyTheirKeys(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        var l = SuggestIndexTests.ledger(count: 300, seed: seed)
+        var live = SuggestIndex(ledger: l)
+        _ = SuggestIndexTests.everything(&live, l) // counted and kept, before any change
+        for step in 0..<24 {
+            var c = ChangeSet()
+            // One row; or the rows of one merchant; or a row of each of three merchants.
+            let first = Int(rng.next() % UInt64(l.count))
+            let rows: [Int]
+            switch step % 3 {
+            case 0: rows = [first]
+            case 1: rows = (0..<l.count).filter { l.merchant[$0] == l.merchant[first] }
+            default: rows = Array(Set([first, (first + 101) % l.count, (first + 202) % l.count])).sorted()
+            }
+            for row in rows {
+                switch rng.next() % 3 {
+                case 0: c.record(row: row, field: .category, before: l.category[row], after: UInt32(rng.next() % 5))
+                case 1: c.record(row: row, field: .intent, before: UInt32(l.intent[row]), after: UInt32(rng.next() % 5))
+                default: c.record(row: row, field: .tags, before: l.tagSet[row], after: UInt32(rng.next() % UInt64(l.tagSets.count)))
+                }
+            }
+            l.apply(c)
+            live.update(c, ledger: l)
+            var fresh = SuggestIndex(ledger: l, rows: Array(0..<l.count))
+            SuggestIndexTests.expectSame(&live, &fresh, l)
+            if step % 4 == 3 {
+                l.revert(c)
+                live.update(c, reverted: true, ledger: l)
+                var again = SuggestIndex(ledger: l, rows: Array(0..<l.count))
+                SuggestIndexTests.expectSame(&live, &again, l)
+            }
+        }
+    }
+
     static func expectSame(_ a: inout SuggestIndex, _ b: inout SuggestIndex, _ l: Ledger, sourceLocation: SourceLocation = #_sourceLocation) {
         let x = values(&a, l), y = values(&b, l)
         let differ = (0..<l.count).first { x[$0] != y[$0] }
