@@ -141,6 +141,8 @@ struct LiveEvidence: Sendable {
     struct Touched {
         var merchants: Set<UInt32>
         var alike = Set<UInt32>(), words = Set<UInt32>()
+        /// Each merchant's alike name and words.
+        var keysOf: [UInt32: (alike: UInt32?, words: [UInt32])] = [:]
 
         func covers(_ key: MemoKey) -> Bool {
             switch SuggestIndex.Level(rawValue: key.level) {
@@ -152,9 +154,12 @@ struct LiveEvidence: Sendable {
         }
     }
 
-    /// Keeps the consistency current after changes were made to (or undone on) the transactions of `merchants`:
-    /// each is counted again, once. What was counted is forgotten: what `touched` covers, or all of it.
-    mutating func update(merchants: [UInt32], ledger: Ledger, forgetting touched: Touched?) {
+    /// Keeps the consistency current after `changes` were made to (or undone on, `reverted`) the transactions of
+    /// `merchants`: each is counted again, once. What was counted is forgotten, all of it, or with `touched` only
+    /// what it covers; of that, the tallies kept for a group (`memo`) are brought up to date instead, row by row,
+    /// as counting the group again would give them (a `review` decision on a row whose words are in a million
+    /// names counted the million rows again for the next row).
+    mutating func update(_ changes: ChangeSet, reverted: Bool, merchants: [UInt32], ledger: Ledger, forgetting touched: Touched?) {
         measure(merchants, ledger: ledger)
         guard let touched else {
             memo = [:]
@@ -163,7 +168,21 @@ struct LiveEvidence: Sendable {
             amountAskedFirst = [:]
             return
         }
-        memo = memo.filter { !touched.covers($0.key) }
+        memo = memo.filter { $0.key.level != SuggestIndex.Level.amount.rawValue }
+        // (Undone, the changes are taken back last first, as the row-by-row index takes them.)
+        for k in reverted ? Array((0..<changes.count).reversed()) : Array(0..<changes.count) where changes.fields[k] != .note {
+            let row = Int(changes.rows[k])
+            guard let keys = touched.keysOf[ledger.merchant[row]] else { continue }
+            let (before, after) = reverted ? (changes.after[k], changes.before[k]) : (changes.before[k], changes.after[k])
+            var memoKeys = [MemoKey(level: SuggestIndex.Level.merchant.rawValue, key: ledger.merchant[row])]
+            if let alike = keys.alike { memoKeys.append(MemoKey(level: SuggestIndex.Level.alike.rawValue, key: alike)) }
+            memoKeys += keys.words.map { MemoKey(level: SuggestIndex.Level.word.rawValue, key: $0) }
+            for key in memoKeys where memo[key] != nil {
+                LiveEvidence.adjust(&memo[key]!, field: changes.fields[k], before: before, after: after, ledger: ledger)
+            }
+        }
+        // (Oldest first, so that the next to go is still the oldest.)
+        if recent.count == 16 { recent = Array(recent[recentNext...] + recent[..<recentNext]) }
         recent.removeAll { touched.covers($0.key) }
         recentNext = recent.count % 16
         amountGroups.removeAll { touched.alike.contains($0.alike) }
@@ -232,6 +251,28 @@ struct LiveEvidence: Sendable {
 
     /// The tallies of no transaction.
     static let none = [Tally(), Tally(), Tally()]
+
+    /// A group's tallies, counted whole, with one of its rows' `field` changed from `before` to `after` (ids: a
+    /// category, an intent's raw value, a tag set): what counting the group again gives.
+    static func adjust(_ tallies: inout [Tally], field: ChangeSet.Field, before: UInt32, after: UInt32, ledger: Ledger) {
+        let f: Int
+        let old: ArraySlice<UInt32>, new: ArraySlice<UInt32>
+        switch field {
+        case .category: f = 0; old = before == 0 ? [] : [before]; new = after == 0 ? [] : [after]
+        case .intent: f = 1; old = before == 0 ? [] : [before]; new = after == 0 ? [] : [after]
+        case .tags: f = 2; old = ledger.tagSets[before]; new = ledger.tagSets[after]
+        case .note: return
+        }
+        // A row counts in a field's total when it has a value there (a tag set other than the empty one).
+        if before != 0 { tallies[f].total -= 1 }
+        if after != 0 { tallies[f].total += 1 }
+        for v in old {
+            let c = (tallies[f].values[v] ?? 0) - 1
+            tallies[f].values[v] = c > 0 ? c : nil
+        }
+        for v in new { tallies[f].values[v, default: 0] += 1 }
+        tallies[f].ranked = tallies[f].values.filter { $0.value >= 2 }.map { (value: $0.key, count: $0.value) }.sorted { $0.count > $1.count }
+    }
 
     /// The annotated rows of `merchants`, by amount and currency.
     private func byAmount(_ merchants: [UInt32], ledger: Ledger) -> [AmountOnly: [Int32]] {

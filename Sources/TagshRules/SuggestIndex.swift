@@ -107,8 +107,8 @@ public struct SuggestIndex: Sendable {
         merchant.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { w in !w.contains(where: \.isNumber) }.joined(separator: " ")
     }
 
-    mutating func keys(of merchant: UInt32, in ledger: Ledger) -> (alike: UInt32, words: [UInt32]) {
-        if let a = alikeKey[merchant], let w = wordKeys[merchant] { return (a, w) }
+    /// A merchant's alike name and significant words, sorted, as `NameGroups` reads them.
+    static func nameKeys(of merchant: UInt32, in ledger: Ledger) -> (name: String, alike: String, words: [String]) {
         // An ASCII name is read as bytes, as `NameGroups` reads it (the same keys: `SuggestIndexTests`); through
         // `Character`s, a bulk plan over a million distinct names spent a tenth of its time on Unicode properties.
         let ascii = ledger.merchants.withUTF8(merchant) { b -> (alike: String, words: [String])? in
@@ -120,7 +120,20 @@ public struct SuggestIndex: Sendable {
             return (alike, words.sorted())
         }
         let name = ledger.merchants[merchant]
-        let alike = ascii?.alike ?? SuggestIndex.alikeName(name)
+        return (name, ascii?.alike ?? SuggestIndex.alikeName(name), ascii?.words ?? Suggester.significantWords(name).sorted())
+    }
+
+    /// A merchant's keys as far as they are named already (`keys(of:)` naming none): a key not named yet has
+    /// no counts kept, and naming it during a change would spell its alike name from the ledger mid-change.
+    func namedKeys(of merchant: UInt32, in ledger: Ledger) -> (alike: UInt32?, words: [UInt32]) {
+        if let a = alikeKey[merchant], let w = wordKeys[merchant] { return (a, w) }
+        let (_, alike, words) = SuggestIndex.nameKeys(of: merchant, in: ledger)
+        return (alikeNames[alike], words.compactMap { wordIDs[$0] })
+    }
+
+    mutating func keys(of merchant: UInt32, in ledger: Ledger) -> (alike: UInt32, words: [UInt32]) {
+        if let a = alikeKey[merchant], let w = wordKeys[merchant] { return (a, w) }
+        let (name, alike, names) = SuggestIndex.nameKeys(of: merchant, in: ledger)
         let a: UInt32
         if let known = alikeNames[alike] { a = known } else {
             a = UInt32(alikeDisplay.count)
@@ -135,7 +148,7 @@ public struct SuggestIndex: Sendable {
             alikeDisplay.append(shown.split { !$0.isLetter && !$0.isNumber }.filter { !$0.contains(where: \.isNumber) }.joined(separator: " "))
         }
         var words: [UInt32] = []
-        for w in ascii?.words ?? Suggester.significantWords(name).sorted() {
+        for w in names {
             if let id = wordIDs[w] { words.append(id) } else {
                 let id = UInt32(wordNames.count)
                 wordIDs[w] = id
@@ -206,13 +219,14 @@ public struct SuggestIndex: Sendable {
             if merchants.count <= LiveEvidence.forgetByKeyUpTo {
                 var t = LiveEvidence.Touched(merchants: Set(merchants))
                 for m in merchants {
-                    let (alike, words) = keys(of: m, in: ledger)
-                    t.alike.insert(alike)
+                    let (alike, words) = namedKeys(of: m, in: ledger)
+                    if let alike { t.alike.insert(alike) }
                     t.words.formUnion(words)
+                    t.keysOf[m] = (alike, words)
                 }
                 touched = t
             }
-            live?.update(merchants: merchants, ledger: ledger, forgetting: touched)
+            live?.update(changes, reverted: reverted, merchants: merchants, ledger: ledger, forgetting: touched)
             return
         }
         let order = reverted ? Array((0..<changes.count).reversed()) : Array(0..<changes.count)

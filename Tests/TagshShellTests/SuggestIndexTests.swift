@@ -189,7 +189,23 @@ struct SuggestIndexTests {
     /// gives, whether its counts were kept or counted again.
     @Test(arguments: [31, 32, 33] as [UInt64]) func fewChangesForgetOnlyTheirKeys(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
-        var l = SuggestIndexTests.ledger(count: 300, seed: seed)
+        // Merchants of a row or two each (so that their alike names and words are evidence), alike by the hundred
+        // and sharing words (groups of 64 rows or more, whose counts are kept, and brought up to date).
+        var l = Ledger()
+        let names = (0..<100).flatMap { ["CAFE \($0)", "CAFE ROMA \($0)", "ROMA PIZZA \($0)", "UBER \($0)"] }.map { l.merchants.intern($0) }
+        let categories = ["Food", "Travel", "Bills"].map { l.categories.intern($0) }
+        let tags = ["coffee", "work", "trip/rome"].map { l.tags.intern($0) }
+        let eur = l.currencies.intern("EUR")
+        for _ in 0..<700 {
+            let annotated = rng.next() % 3 != 0
+            var set: [UInt32] = []
+            if annotated { for t in tags where rng.next() % 3 == 0 { set.append(t) } }
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: names[Int(rng.next() % UInt64(names.count))],
+                     amount: Amount(units: -Int64(100 * (1 + rng.next() % 3)), scale: 2), currency: eur, account: 0,
+                     intent: annotated && rng.next() % 2 == 0 ? Intent.allCases[Int(rng.next() % 4)] : nil,
+                     category: annotated && rng.next() % 3 != 0 ? categories[Int(rng.next() % 3)] : 0,
+                     tagSet: l.tagSets.intern(set), note: 0)
+        }
         var live = SuggestIndex(ledger: l)
         _ = SuggestIndexTests.everything(&live, l) // counted and kept, before any change
         for step in 0..<24 {
@@ -220,6 +236,61 @@ struct SuggestIndexTests {
                 SuggestIndexTests.expectSame(&live, &again, l)
             }
         }
+    }
+
+    /// One large group of merchants alike (so its amounts' rows are kept, and its tallies), changed a row at a
+    /// time: what is kept of its amounts is forgotten and its tallies are brought up to date.
+    @Test(arguments: [41, 42, 43] as [UInt64]) func aLargeGroupChangedRowByRow(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        var l = Ledger()
+        let ids = ((1...8).map { "SHOP \($0)" } + ["OTHER 1", "OTHER 2", "MARKET"]).map { l.merchants.intern($0) }
+        let categories = ["Food", "Travel", "Bills"].map { l.categories.intern($0) }
+        for _ in 0..<400 {
+            let annotated = rng.next() % 2 == 0
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: ids[Int(rng.next() % UInt64(ids.count))],
+                     amount: Amount(units: -Int64(100 * (1 + rng.next() % 3)), scale: 2), currency: 0, account: 0,
+                     intent: annotated && rng.next() % 2 == 0 ? Intent.allCases[Int(rng.next() % 4)] : nil,
+                     category: annotated ? categories[Int(rng.next() % 3)] : 0, tagSet: 0, note: 0)
+        }
+        var live = SuggestIndex(ledger: l)
+        _ = SuggestIndexTests.everything(&live, l)
+        for _ in 0..<30 {
+            var c = ChangeSet()
+            let row = Int(rng.next() % UInt64(l.count))
+            if rng.next() % 2 == 0 {
+                c.record(row: row, field: .category, before: l.category[row], after: rng.next() % 3 == 0 ? 0 : categories[Int(rng.next() % 3)])
+            } else {
+                c.record(row: row, field: .intent, before: UInt32(l.intent[row]), after: UInt32(rng.next() % 5))
+            }
+            l.apply(c)
+            live.update(c, ledger: l)
+            var fresh = SuggestIndex(ledger: l, rows: Array(0..<l.count))
+            SuggestIndexTests.expectSame(&live, &fresh, l)
+        }
+    }
+
+    /// A change names no key: an alike name is spelled as a fresh index spells it (the first merchant alike with
+    /// an annotation), not as the ledger stood in the middle of a change that was undone.
+    @Test func aChangeNamesNoKey() {
+        var l = Ledger()
+        let a = l.merchants.intern("Cafe 1"), b = l.merchants.intern("CAFE 2"), x = l.merchants.intern("OTHER")
+        let food = l.categories.intern("Food")
+        for (m, c) in [(a, 0), (b, food), (b, food), (b, food), (x, food), (x, food), (x, food), (a, 0)] as [(UInt32, UInt32)] {
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: m, amount: Amount(units: -100, scale: 2), currency: 0,
+                     account: 0, intent: nil, category: c, tagSet: 0, note: 0)
+        }
+        var live = SuggestIndex(ledger: l)
+        _ = live.suggest(row: 4, ledger: l, threshold: 0)
+        var c = ChangeSet()
+        c.record(row: 0, field: .category, before: 0, after: food)
+        l.apply(c)
+        live.update(c, ledger: l)
+        l.revert(c)
+        live.update(c, reverted: true, ledger: l)
+        var fresh = SuggestIndex(ledger: l)
+        let got = live.suggest(row: 7, ledger: l, threshold: 0).map(\.evidence)
+        #expect(got == fresh.suggest(row: 7, ledger: l, threshold: 0).map(\.evidence))
+        #expect(got.contains { $0.contains("CAFE") })
     }
 
     static func expectSame(_ a: inout SuggestIndex, _ b: inout SuggestIndex, _ l: Ledger, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -126,9 +126,8 @@ struct ReviewLoop {
     /// While the screen is read: the next transaction's suggestions worked out, so that Space draws it from what
     /// was counted, not after counting its merchant's, its alike names' and its words' rows (5-15 ms a key on a
     /// million rows each with its own merchant; 50-85 ms for a group not seen before). A key that changes a
-    /// transaction makes the index forget what it counted for that transaction's merchant, alike names and
-    /// words (`LiveEvidence.Touched`); what the next one shares with it is counted again after the key, the
-    /// rest was counted ahead. Nothing is shown and nothing changes but what the index keeps.
+    /// transaction brings the counts kept for its merchant, alike names and words up to date (`LiveEvidence.update`),
+    /// so what was counted ahead still holds. Nothing is shown and nothing changes but what the index keeps.
     func workAhead() {
         guard position + 1 < queue.count else { return }
         _ = session.suggestions(row: queue[position + 1])
