@@ -216,7 +216,7 @@ public struct SuggestIndex: Sendable {
             // while the screen was read, stay. Their keys are found first (finding one may name a new key).
             let merchants = LiveEvidence.changedMerchants(changes, ledger: ledger)
             var touched: LiveEvidence.Touched?
-            if merchants.count <= LiveEvidence.forgetByKeyUpTo {
+            if merchants.count <= LiveEvidence.forgetByKeyUpTo && changes.count <= LiveEvidence.adjustRowsUpTo {
                 var t = LiveEvidence.Touched(merchants: Set(merchants))
                 for m in merchants {
                     let (alike, words) = namedKeys(of: m, in: ledger)
