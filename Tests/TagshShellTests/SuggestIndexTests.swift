@@ -163,18 +163,9 @@ struct SuggestIndexTests {
             var c = ChangeSet()
             var rows = Set<Int>()
             while rows.count < 40 { rows.insert(Int(rng.next() % UInt64(l.count))) }
-            for row in rows.sorted() {
-                switch rng.next() % 3 {
-                case 0: c.record(row: row, field: .category, before: l.category[row], after: UInt32(rng.next() % 5))
-                case 1: c.record(row: row, field: .intent, before: UInt32(l.intent[row]), after: UInt32(rng.next() % 5))
-                default: c.record(row: row, field: .tags, before: l.tagSet[row], after: UInt32(rng.next() % UInt64(l.tagSets.count)))
-                }
-            }
-            l.apply(c)
-            live.update(c, ledger: l)
+            for row in rows.sorted() { SuggestIndexTests.recordRandomChange(row: row, l, &rng, into: &c) }
+            SuggestIndexTests.change(c, &l, &live)
             steps.append(c)
-            var fresh = SuggestIndex(ledger: l, rows: Array(0..<l.count))
-            SuggestIndexTests.expectSame(&live, &fresh, l)
         }
         for c in steps.reversed() {
             l.revert(c)
@@ -218,23 +209,9 @@ struct SuggestIndexTests {
             case 1: rows = (0..<l.count).filter { l.merchant[$0] == l.merchant[first] }
             default: rows = Array(Set([first, (first + 101) % l.count, (first + 202) % l.count])).sorted()
             }
-            for row in rows {
-                switch rng.next() % 3 {
-                case 0: c.record(row: row, field: .category, before: l.category[row], after: UInt32(rng.next() % 5))
-                case 1: c.record(row: row, field: .intent, before: UInt32(l.intent[row]), after: UInt32(rng.next() % 5))
-                default: c.record(row: row, field: .tags, before: l.tagSet[row], after: UInt32(rng.next() % UInt64(l.tagSets.count)))
-                }
-            }
-            l.apply(c)
-            live.update(c, ledger: l)
-            var fresh = SuggestIndex(ledger: l, rows: Array(0..<l.count))
-            SuggestIndexTests.expectSame(&live, &fresh, l)
-            if step % 4 == 3 {
-                l.revert(c)
-                live.update(c, reverted: true, ledger: l)
-                var again = SuggestIndex(ledger: l, rows: Array(0..<l.count))
-                SuggestIndexTests.expectSame(&live, &again, l)
-            }
+            for row in rows { SuggestIndexTests.recordRandomChange(row: row, l, &rng, into: &c) }
+            SuggestIndexTests.change(c, &l, &live)
+            if step % 4 == 3 { SuggestIndexTests.change(c, reverted: true, &l, &live) }
         }
     }
 
@@ -262,10 +239,7 @@ struct SuggestIndexTests {
             } else {
                 c.record(row: row, field: .intent, before: UInt32(l.intent[row]), after: UInt32(rng.next() % 5))
             }
-            l.apply(c)
-            live.update(c, ledger: l)
-            var fresh = SuggestIndex(ledger: l, rows: Array(0..<l.count))
-            SuggestIndexTests.expectSame(&live, &fresh, l)
+            SuggestIndexTests.change(c, &l, &live)
         }
     }
 
@@ -291,6 +265,24 @@ struct SuggestIndexTests {
         let got = live.suggest(row: 7, ledger: l, threshold: 0).map(\.evidence)
         #expect(got == fresh.suggest(row: 7, ledger: l, threshold: 0).map(\.evidence))
         #expect(got.contains { $0.contains("CAFE") })
+    }
+
+    /// Records a random change of one field of `row`: a category, an intent or a tag set of the ledger's.
+    static func recordRandomChange(row: Int, _ l: Ledger, _ rng: inout SeededRandom, into c: inout ChangeSet) {
+        switch rng.next() % 3 {
+        case 0: c.record(row: row, field: .category, before: l.category[row], after: UInt32(rng.next() % 5))
+        case 1: c.record(row: row, field: .intent, before: UInt32(l.intent[row]), after: UInt32(rng.next() % 5))
+        default: c.record(row: row, field: .tags, before: l.tagSet[row], after: UInt32(rng.next() % UInt64(l.tagSets.count)))
+        }
+    }
+
+    /// Makes `c` (or takes it back), tells the index, and expects what a fresh row-by-row count gives.
+    static func change(_ c: ChangeSet, reverted: Bool = false, _ l: inout Ledger, _ live: inout SuggestIndex,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        if reverted { l.revert(c) } else { l.apply(c) }
+        live.update(c, reverted: reverted, ledger: l)
+        var fresh = SuggestIndex(ledger: l, rows: Array(0..<l.count))
+        SuggestIndexTests.expectSame(&live, &fresh, l, sourceLocation: sourceLocation)
     }
 
     static func expectSame(_ a: inout SuggestIndex, _ b: inout SuggestIndex, _ l: Ledger, sourceLocation: SourceLocation = #_sourceLocation) {
