@@ -211,9 +211,9 @@ public struct SuggestIndex: Sendable {
     /// Keeps the index current after `changes` were made to `ledger`, or undone (`reverted`).
     public mutating func update(_ changes: ChangeSet, reverted: Bool = false, ledger: Ledger) {
         if live != nil {
-            // What was counted is forgotten only for the keys of the merchants whose transactions changed, when they
-            // are few (a `review` decision, a `tag` of a few rows): the next transaction's counts, worked out
-            // while the screen was read, stay. Their keys are found first (finding one may name a new key).
+            // When the merchants and rows changed are few (a `review` decision, a `tag` of a few rows), what was
+            // counted for their keys is brought up to date and the rest stays: the next transaction's counts,
+            // worked out while the screen was read, still hold. Their keys are looked up, never named here.
             let merchants = LiveEvidence.changedMerchants(changes, ledger: ledger)
             var touched: LiveEvidence.Touched?
             if merchants.count <= LiveEvidence.forgetByKeyUpTo && changes.count <= LiveEvidence.adjustRowsUpTo {
