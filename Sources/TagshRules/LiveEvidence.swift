@@ -140,14 +140,19 @@ struct LiveEvidence: Sendable {
     /// The keys whose counts a change to some merchants' transactions makes stale: those merchants, their alike
     /// names and their words (the groups that hold them; no other group holds their transactions).
     struct Touched {
-        var merchants: Set<UInt32>
-        var alike = Set<UInt32>(), words = Set<UInt32>()
-        /// Each merchant's alike name and words.
-        var keysOf: [UInt32: (alike: UInt32?, words: [UInt32])] = [:]
+        /// Each changed merchant's alike name (nil: not named yet) and words.
+        let keysOf: [UInt32: (alike: UInt32?, words: [UInt32])]
+        let alike: Set<UInt32>, words: Set<UInt32>
+
+        init(keysOf: [UInt32: (alike: UInt32?, words: [UInt32])]) {
+            self.keysOf = keysOf
+            alike = Set(keysOf.values.compactMap(\.alike))
+            words = Set(keysOf.values.flatMap(\.words))
+        }
 
         func covers(_ key: MemoKey) -> Bool {
             switch SuggestIndex.Level(rawValue: key.level) {
-            case .merchant: merchants.contains(key.key)
+            case .merchant: keysOf[key.key] != nil
             case .alike: alike.contains(key.key)
             case .word: words.contains(key.key)
             case .amount, nil: true
@@ -268,16 +273,9 @@ struct LiveEvidence: Sendable {
     /// A group's tallies, counted whole, with one of its rows' `field` changed from `before` to `after` (ids: a
     /// category, an intent's raw value, a tag set): what counting the group again gives, but for `ranked`, which
     /// the caller ranks again (`rank`) once all of a change's rows are in. Returns the field's index (nil: a note).
-    @discardableResult
     static func adjust(_ tallies: inout [Tally], field: ChangeSet.Field, before: UInt32, after: UInt32, ledger: Ledger) -> Int? {
-        let f: Int
-        let old: ArraySlice<UInt32>, new: ArraySlice<UInt32>
-        switch field {
-        case .category: f = 0; old = before == 0 ? [] : [before]; new = after == 0 ? [] : [after]
-        case .intent: f = 1; old = before == 0 ? [] : [before]; new = after == 0 ? [] : [after]
-        case .tags: f = 2; old = ledger.tagSets[before]; new = ledger.tagSets[after]
-        case .note: return nil
-        }
+        guard let (field, old, new) = SuggestIndex.values(field, before: before, after: after, ledger: ledger) else { return nil }
+        let f = field.rawValue
         // A row counts in a field's total when it has a value there (a tag set other than the empty one).
         if before != 0 { tallies[f].total -= 1 }
         if after != 0 { tallies[f].total += 1 }

@@ -217,14 +217,7 @@ public struct SuggestIndex: Sendable {
             let merchants = LiveEvidence.changedMerchants(changes, ledger: ledger)
             var touched: LiveEvidence.Touched?
             if merchants.count <= LiveEvidence.forgetByKeyUpTo && changes.count <= LiveEvidence.adjustRowsUpTo {
-                var t = LiveEvidence.Touched(merchants: Set(merchants))
-                for m in merchants {
-                    let (alike, words) = namedKeys(of: m, in: ledger)
-                    if let alike { t.alike.insert(alike) }
-                    t.words.formUnion(words)
-                    t.keysOf[m] = (alike, words)
-                }
-                touched = t
+                touched = LiveEvidence.Touched(keysOf: Dictionary(uniqueKeysWithValues: merchants.map { ($0, namedKeys(of: $0, in: ledger)) }))
             }
             live?.update(changes, reverted: reverted, merchants: merchants, ledger: ledger, forgetting: touched)
             return
@@ -236,16 +229,22 @@ public struct SuggestIndex: Sendable {
         }
     }
 
+    /// The field a change of `field` from `before` to `after` counts in, and the values it takes away and gives (a
+    /// category, an intent's raw value, a tag set's tags); nil for a note, which counts in no tally.
+    static func values(_ field: ChangeSet.Field, before: UInt32, after: UInt32, ledger: Ledger)
+        -> (field: Field, old: ArraySlice<UInt32>, new: ArraySlice<UInt32>)?
+    {
+        switch field {
+        case .category: (.category, before == 0 ? [] : [before], after == 0 ? [] : [after])
+        case .intent: (.intent, before == 0 ? [] : [before], after == 0 ? [] : [after])
+        case .tags: (.tags, ledger.tagSets[before], ledger.tagSets[after])
+        case .note: nil
+        }
+    }
+
     /// Keeps an index counted row by row current through a change: the row's old value leaves, its new one comes in.
     public mutating func update(row: Int, field: ChangeSet.Field, before: UInt32, after: UInt32, ledger: Ledger) {
-        let f: Field
-        let old: ArraySlice<UInt32>, new: ArraySlice<UInt32>
-        switch field {
-        case .category: f = .category; old = before == 0 ? [] : [before]; new = after == 0 ? [] : [after]
-        case .intent: f = .intent; old = before == 0 ? [] : [before]; new = after == 0 ? [] : [after]
-        case .tags: f = .tags; old = ledger.tagSets[before]; new = ledger.tagSets[after]
-        case .note: return
-        }
+        guard let (f, old, new) = SuggestIndex.values(field, before: before, after: after, ledger: ledger) else { return }
         count(row, f, old, -1, ledger: ledger)
         count(row, f, new, 1, ledger: ledger)
     }

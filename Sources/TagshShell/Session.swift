@@ -247,11 +247,12 @@ public final class Session {
     public internal(set) var ledgerVersion = 0
     /// The rules, in definition order (`apply --all` runs them in this order).
     public internal(set) var rules: [Rule] = [] { didSet { generation += 1 } }
+    typealias Preview = (rules: [Rule], version: Int, selection: [Int]?, maxTags: Int, columns: Int, plan: Plan, tables: Ledger?,
+                         line: String)
     /// What the last `preview` worked out, for `apply` alone, and for `apply` of the same rules. `tables` is the working
     /// copy a plan of suggestions interned into; a plan of rules interned into the session's own (`withLentTables`), and
     /// has none. `maxTags` is the limit its overflow was found with; `columns`, the `columnsVersion` its `col:` read.
-    var lastPreview: (rules: [Rule], version: Int, selection: [Int]?, maxTags: Int, columns: Int, plan: Plan, tables: Ledger?,
-                      line: String)? {
+    var lastPreview: Preview? {
         didSet { if lastPreview != nil { appliedPreview = nil } }
     }
     /// The line of the last preview an `apply` alone applied, until the next preview or file: a second `apply`

@@ -214,12 +214,8 @@ extension Commands {
             }
             rules = last.rules
             previewed = last.line
-            if last.version != session.ledgerVersion || last.selection != session.selection {
-                inv.out.note("the ledger changed since the preview; working it out again")
-            } else if last.maxTags != session.settings.maxTags {
-                inv.out.note("max-tags changed since the preview; working it out again")
-            } else if !session.previewColumnsHold(last) {
-                inv.out.note("the files were read again since the preview (a save), and the rules read their columns; working it out again")
+            if let stale = session.whyPreviewIsStale(last) {
+                inv.out.note(stale + "; working it out again")
             } else {
                 let own = try inv.requireLedger()
                 planned = (last.plan, last.tables ?? own)
@@ -231,9 +227,7 @@ extension Commands {
             // the file back) with the same max-tags: its plan is what working them out again would give (on a
             // million rows each with its own tag set, `preview r` then `apply r` worked out the same half a million
             // new sets twice).
-            if let last = session.lastPreview, last.tables == nil, last.version == session.ledgerVersion,
-               last.selection == session.selection, last.maxTags == session.settings.maxTags,
-               session.previewColumnsHold(last), last.rules == rules {
+            if let last = session.lastPreview, last.tables == nil, session.whyPreviewIsStale(last) == nil, last.rules == rules {
                 planned = (last.plan, try inv.requireLedger())
             }
         }
@@ -278,11 +272,16 @@ extension Rule {
 }
 
 extension Session {
-    /// Whether what the last preview's rules read of the files' own columns (`col:`, `file:`) is as it was: the
-    /// files were not read again since (a save reads them back), or the rules read no column.
-    func previewColumnsHold(_ last: (rules: [Rule], version: Int, selection: [Int]?, maxTags: Int, columns: Int, plan: Plan,
-                                     tables: Ledger?, line: String)) -> Bool {
-        last.columns == columnsVersion || !last.rules.contains { $0.query.readsColumns }
+    /// What changed since the last preview that its plan depends on, as `apply` says it (nil: nothing): the transactions or the
+    /// selection, max-tags, or the files' own columns when its rules read them (`col:`, `file:`; a save reads the
+    /// files back).
+    func whyPreviewIsStale(_ last: Preview) -> String? {
+        if last.version != ledgerVersion || last.selection != selection { return "the ledger changed since the preview" }
+        if last.maxTags != settings.maxTags { return "max-tags changed since the preview" }
+        if last.columns != columnsVersion && last.rules.contains(where: { $0.query.readsColumns }) {
+            return "the files were read again since the preview (a save), and the rules read their columns"
+        }
+        return nil
     }
 }
 
