@@ -13,6 +13,8 @@ public struct Offsets: Sendable {
     }
 
     public var count: Int { wide?.count ?? narrow.count }
+    /// How many offsets there is room for.
+    var capacity: Int { wide?.capacity ?? narrow.capacity }
 
     @inlinable
     public subscript(i: Int) -> Int {

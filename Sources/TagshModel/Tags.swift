@@ -131,6 +131,9 @@ public struct TagSetTable: Sendable {
 
     /// The number of tags in all the sets.
     public var memberCount: Int { members.count }
+    /// The room the sets' tags and starts have (tests: interning known sets takes none).
+    var memberCapacity: Int { members.capacity }
+    var startCapacity: Int { starts.capacity }
 
     /// The number of tags in set `id`.
     @inlinable
@@ -241,9 +244,16 @@ public struct TagSetTable: Sendable {
                     }
                 }
             }
-            // (With room to spare: reserved exactly, the next `tag` copied every set.)
-            members.reserveGrowing(members.count + pending.members.count)
-            starts.reserveGrowing(starts.count + n)
+            // Room for the sets new here only, with room to spare (reserved exactly, the next `tag` copied every
+            // set). Room for all of `pending` grew a table of millions of sets that had room for the new ones:
+            // a second `preview` of a rule, whose sets the first had interned, copied the whole table into fresh
+            // memory for nothing.
+            var newSets = 0, newMembers = 0
+            for p in 0..<n where ids[p] == .max { newSets += 1; newMembers += pendingStarts[p + 1] - pendingStarts[p] }
+            if newSets > 0 {
+                members.reserveGrowing(members.count + newMembers)
+                starts.reserveGrowing(starts.count + newSets)
+            }
             for p in 0..<n {
                 switch ids[p] {
                 case .max:
@@ -337,5 +347,41 @@ public struct PendingTagSets: Sendable {
         for id in adding where !out.contains(id) { out.append(id); changed = true }
         if changed && out.count == tags.count { changed = !out.elementsEqual(tags) }
         return changed
+    }
+}
+
+/// The tag set each tag set becomes under one edit (a rule's, a `tag` command's), by the old set's id. An array
+/// when the edit's rows are many beside the sets (with a million distinct tag sets, a dictionary lookup per
+/// transaction was a tenth of a plan), growing to take the sets the edit makes; a dictionary when they are few
+/// (`suggest rules` plans thousands of rules of a few rows each, and an array as long as the table for each cost
+/// more than the plans; `tag 1 +x` in a table of millions of sets, most left by undone steps, wrote one).
+public struct TagCache {
+    @usableFromInline var next: [UInt32]
+    @usableFromInline var sparse: [UInt32: UInt32] = [:]
+    @usableFromInline let dense: Bool
+    @usableFromInline static let unknown = UInt32.max
+
+    /// An array when `rows` times `arrayFrom` reach `sets`. (A plan's cache is one of several a rule; `tag`
+    /// makes one, and with three and a half million sets a dictionary cost 5 ms more than the array at 100,000
+    /// rows.)
+    public init(sets: Int, rows: Int, arrayFrom: Int = 8) {
+        dense = rows * arrayFrom >= sets && rows > 0
+        next = dense ? [UInt32](repeating: TagCache.unknown, count: sets) : []
+    }
+
+    @inlinable
+    public subscript(set: UInt32) -> UInt32? {
+        get {
+            guard dense else { return sparse[set] }
+            let i = Int(set)
+            return i < next.count && next[i] != TagCache.unknown ? next[i] : nil
+        }
+        set {
+            guard let newValue else { return }
+            guard dense else { sparse[set] = newValue; return }
+            let i = Int(set)
+            if i >= next.count { next += [UInt32](repeating: TagCache.unknown, count: i + 1 - next.count) }
+            next[i] = newValue
+        }
     }
 }

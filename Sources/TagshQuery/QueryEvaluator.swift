@@ -82,7 +82,7 @@ public struct QueryEvaluator {
             case .any: test = .nonEmpty
             default: test = .anyMember
             }
-            let setMatch = QueryEvaluator.sets(ledger.tagSets, test, tagMatch)
+            let setMatch = QueryEvaluator.sets(ledger.tagSets, test, tagMatch, held: test == .anyMember ? ledger.tagSetsHeld() : nil)
             return lookup(ledger.tagSet, setMatch)
         case .intent(let intent):
             let want = intent?.rawValue ?? 0
@@ -184,23 +184,29 @@ public struct QueryEvaluator {
     /// What a `tag:` term asks of a tag set: no tags (`tag:none`), some (`tag:any`), or one of the tags marked.
     enum SetTest { case empty, nonEmpty, anyMember }
 
-    /// Which sets of `sets` pass `test` (`anyMember`: hold a tag `tagMatch` marks), by set id.
-    static func sets(_ sets: TagSetTable, _ test: SetTest, _ tagMatch: [Bool]) -> [Bool] {
+    /// Which sets of `sets` pass `test` (`anyMember`: hold a tag `tagMatch` marks), by set id. With `held`
+    /// (`Ledger.tagSetsHeld`), only the sets it marks are tested, and the others are false.
+    static func sets(_ sets: TagSetTable, _ test: SetTest, _ tagMatch: [Bool], held: [Bool]? = nil) -> [Bool] {
         [Bool](unsafeUninitializedCapacity: sets.count) { out, filled in
             sets.withMembers { members, starts in
                 tagMatch.withUnsafeBufferPointer { marked in
-                    var start = starts[0]
-                    for s in 0..<out.count {
-                        let end = starts[s + 1]
-                        switch test {
-                        case .empty: out[s] = start == end
-                        case .nonEmpty: out[s] = start != end
-                        case .anyMember:
-                            var hit = false
-                            for k in start..<end where marked[Int(members[k])] { hit = true; break }
-                            out[s] = hit
+                    (held ?? []).withUnsafeBufferPointer { held in
+                        let everySet = held.isEmpty
+                        var start = starts[0]
+                        for s in 0..<out.count {
+                            let end = starts[s + 1]
+                            switch test {
+                            case .empty: out[s] = start == end
+                            case .nonEmpty: out[s] = start != end
+                            case .anyMember:
+                                var hit = false
+                                if everySet || held[s] {
+                                    for k in start..<end where marked[Int(members[k])] { hit = true; break }
+                                }
+                                out[s] = hit
+                            }
+                            start = end
                         }
-                        start = end
                     }
                 }
             }

@@ -275,37 +275,6 @@ private func override(_ field: ChangeSet.Field, rule: Int, differs: Bool, _ sett
     setter[Int(field.rawValue)] = rule
 }
 
-/// The tag set each tag set becomes under one rule, by the old set's id. An array when the plan's rows are many
-/// beside the sets (with a million distinct tag sets, a dictionary lookup per transaction was a tenth of a plan),
-/// growing to take the sets the plan makes; a dictionary when they are few (`suggest rules` plans thousands of
-/// rules of a few rows each, and an array as long as the table for each cost more than the plans).
-struct TagCache {
-    private var next: [UInt32]
-    private var sparse: [UInt32: UInt32] = [:]
-    private let dense: Bool
-    private static let unknown = UInt32.max
-
-    init(sets: Int, rows: Int) {
-        dense = rows * 8 >= sets && rows > 0
-        next = dense ? [UInt32](repeating: TagCache.unknown, count: sets) : []
-    }
-
-    subscript(set: UInt32) -> UInt32? {
-        get {
-            guard dense else { return sparse[set] }
-            let i = Int(set)
-            return i < next.count && next[i] != TagCache.unknown ? next[i] : nil
-        }
-        set {
-            guard let newValue else { return }
-            guard dense else { sparse[set] = newValue; return }
-            let i = Int(set)
-            if i >= next.count { next += [UInt32](repeating: TagCache.unknown, count: i + 1 - next.count) }
-            next[i] = newValue
-        }
-    }
-}
-
 /// How many rows go from each value of a field to each other, in the order first seen. By the value before in an
 /// array when the rows are many beside the values (one rule gives each value one after, so a row costs an array
 /// read), with a dictionary for the pairs beyond a value's first; a dictionary alone when the rows are few.

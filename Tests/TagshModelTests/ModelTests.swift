@@ -218,6 +218,63 @@ extension TagSetTableTests {
     }
 }
 
+extension TagSetTableTests {
+    /// Interning sets that are all in the table already takes no room: a second `preview` of a rule over a million
+    /// distinct sets (the first interned them) had copied the whole table into a larger one. Sets new to it still
+    /// get room, and the ids are as before.
+    @Test func internAllOfKnownSetsTakesNoRoom() {
+        var table = TagSetTable()
+        var pending = PendingTagSets()
+        for i in 0..<20_000 { _ = pending.append([UInt32(i % 13), UInt32(100 + i)]) }
+        let first = table.intern(all: pending, largeFrom: 0)
+        let room = (table.memberCapacity, table.startCapacity)
+        #expect(table.memberCount <= room.0 && table.count < room.1)
+        // Room left is less than `pending` would take again: reserving for all of it would grow the table.
+        #expect(room.0 - table.memberCount < 2 * pending.count)
+        #expect(table.intern(all: pending, largeFrom: 0) == first)
+        #expect(table.memberCapacity == room.0 && table.startCapacity == room.1)
+        // Those sets and as many new ones: room is taken for the new ones.
+        for i in 0..<20_000 { _ = pending.append([UInt32(200_000 + i)]) }
+        let ids = table.intern(all: pending, largeFrom: 0)
+        #expect(Array(ids.prefix(20_000)) == first)
+        #expect(ids.dropFirst(20_000).elementsEqual((0..<20_000).map { UInt32(20_001 + $0) }))
+        #expect(table.memberCapacity >= table.memberCount && table.count == 40_001)
+    }
+}
+
+/// The tag sets rows hold, when the table holds many more than they can.
+struct TagSetsHeldTests {
+    /// A ledger of `rows` rows, row `r` holding set `{r % 5}`, after `extra` sets no row holds were interned.
+    static func ledger(rows: Int, extra: Int) -> Ledger {
+        var ledger = Ledger()
+        for r in 0..<rows {
+            ledger.append(day: Day(year: 2024, month: 1, day: 1)!, merchant: ledger.merchants.intern("SHOP"),
+                          amount: Amount(units: -100, scale: 2), currency: ledger.currencies.intern("EUR"), account: 0,
+                          intent: nil, category: 0, tagSet: ledger.internTagSet(["t\(r % 5)"]), note: 0)
+        }
+        for i in 0..<extra { _ = ledger.tagSets.intern([UInt32(1 + i % 5), UInt32(1_000 + i)]) }
+        return ledger
+    }
+
+    @Test func nilWhileTheSetsAreFewBesideTheRows() {
+        #expect(TagSetsHeldTests.ledger(rows: 10, extra: 0).tagSetsHeld() == nil)
+        // 6 sets (with the empty one) and 4 more beside 10 rows: not many more.
+        #expect(TagSetsHeldTests.ledger(rows: 10, extra: 4).tagSetsHeld() == nil)
+        // The rows given are what counts: 2 rows beside 10 sets.
+        #expect(TagSetsHeldTests.ledger(rows: 10, extra: 4).tagSetsHeld(by: [0, 1]) != nil)
+    }
+
+    @Test func marksTheSetsTheRowsHoldAndNoOther() throws {
+        let ledger = TagSetsHeldTests.ledger(rows: 10, extra: 40)
+        let all = try #require(ledger.tagSetsHeld())
+        #expect(all.count == ledger.tagSets.count)
+        let expected = Set(ledger.tagSet.map(Int.init))
+        #expect(all.indices.allSatisfy { all[$0] == expected.contains($0) })
+        let some = try #require(ledger.tagSetsHeld(by: [3, 8]))
+        #expect(some.indices.filter { some[$0] } == [Int(ledger.tagSet[3])])
+    }
+}
+
 /// A small seeded generator (splitmix64), so that a failing case can be run again.
 struct SplitMix {
     var state: UInt64

@@ -282,6 +282,19 @@ struct EvaluatorTests {
         let rows = QueryEvaluator(ledger: Self.ledger()).rows(matching: try parse(text))
         #expect(rows.rows.map { $0 + 1 } == ids)
     }
+
+    /// The same, with the tag set table holding many sets no row holds (as undone steps and previews leave them),
+    /// among them sets with the tags the queries ask for: a `tag:` term then tests only the rows' own sets
+    /// (`Ledger.tagSetsHeld`), and must match the same rows.
+    @Test(arguments: table)
+    func matchesAmongSetsNoRowHolds(_ text: String, _ ids: [Int]) throws {
+        var ledger = Self.ledger()
+        let names = ["coffee", "work", "trip/paris", "trip:rome", "wine"]
+        for i in 0..<40 { _ = ledger.internTagSet([names[i % names.count], "left\(i)"]) }
+        #expect(ledger.tagSetsHeld() != nil)
+        let rows = QueryEvaluator(ledger: ledger).rows(matching: try parse(text))
+        #expect(rows.rows.map { $0 + 1 } == ids)
+    }
 }
 
 /// `QueryEvaluator.lookup` builds a row set 64 rows a word without a branch: every size around a word's edge, and

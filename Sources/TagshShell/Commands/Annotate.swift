@@ -38,7 +38,7 @@ extension Commands {
             // made are interned all at once afterwards (`TagSetTable.intern(all:)`); until then a made set is
             // `base` + its index among them.
             let base = UInt32(sets.count)
-            var result = [UInt32](repeating: .max, count: sets.count)
+            var result = TagCache(sets: sets.count, rows: rows.count, arrayFrom: 64)
             var madeSets = PendingTagSets()
             var ids: [UInt32] = []
             var changes = ChangeSet()
@@ -53,11 +53,11 @@ extension Commands {
             var overflow: [Int] = []
             for row in rows {
                 let old = column[row]
-                var new = result[Int(old)]
-                if new == .max {
+                let new: UInt32
+                if let known = result[old] { new = known } else {
                     let changed = PendingTagSets.edit(sets[old], removing: removeIDs, adding: addIDs, into: &ids)
                     new = changed ? base + UInt32(madeSets.append(ids)) : old
-                    result[Int(old)] = new
+                    result[old] = new
                 }
                 let size = madeSets.size(of: new, base: base, in: sets)
                 if size > maxTags && size > sets.size(old) { overflow.append(row + 1) }

@@ -86,7 +86,8 @@ struct Grouping {
     /// By file: the open files' names and each row's id into them.
     private var files: (values: StringTable, ids: [UInt32])?
 
-    init(_ dimension: Dimension, ledger: Ledger, depth: Int?, files: (values: StringTable, ids: [UInt32])? = nil) {
+    /// `rows`, when given, are the only rows whose keys are read (the sets no such row holds get none).
+    init(_ dimension: Dimension, ledger: Ledger, depth: Int?, files: (values: StringTable, ids: [UInt32])? = nil, rows: [Int]? = nil) {
         self.dimension = dimension
         self.files = files
         var index: [String: Int] = [:]
@@ -109,7 +110,7 @@ struct Grouping {
         case .tag:
             var tagKey = [Int](repeating: 0, count: Int(ledger.tags.count) + 1)
             for id in ledger.tags.ids { tagKey[Int(id)] = key(ledger.tags[id], shown: TextSafety.sanitize(ledger.tags[id]), color: nil) }
-            (tagSetKeys, tagSetKeyStart) = Grouping.keysOfSets(ledger.tagSets, tagKey: tagKey)
+            (tagSetKeys, tagSetKeyStart) = Grouping.keysOfSets(ledger.tagSets, tagKey: tagKey, held: ledger.tagSetsHeld(by: rows))
         default: break
         }
     }
@@ -117,10 +118,18 @@ struct Grouping {
     /// Each tag set's keys: its tags' keys (`tagKey`, by tag id), each once, in order, or `[0]` for a set without
     /// tags; one run of them, and where each set's begin. (On buffers: a million sets read as slices, each key
     /// looked for in a slice of the growing run, took a third of a `summary by tag` of the merchants shape.)
-    static func keysOfSets(_ sets: TagSetTable, tagKey: [Int]) -> (keys: [Int32], starts: [Int32]) {
+    /// With `held` (`Ledger.tagSetsHeld`), only the sets it marks get keys; the others get none.
+    static func keysOfSets(_ sets: TagSetTable, tagKey: [Int], held: [Bool]? = nil) -> (keys: [Int32], starts: [Int32]) {
         let n = sets.count
         var starts = [Int32](repeating: 0, count: n + 1)
-        var keys = [Int32](repeating: 0, count: sets.memberCount + n)
+        // A key a tag at most, or the one key `0`: room for the sets' members and one more each.
+        let room = sets.withMembers { _, memberStarts in
+            guard let held else { return sets.memberCount + n }
+            var room = 0
+            for s in 0..<n where held[s] { room += memberStarts[s + 1] - memberStarts[s] + 1 }
+            return room
+        }
+        var keys = [Int32](repeating: 0, count: room)
         var k = 0
         // Tags of distinct keys (no two rolled up into one) give a set's keys as they are: a set holds each tag once.
         var seen = Set<Int>()
@@ -129,22 +138,29 @@ struct Grouping {
             tagKey.withUnsafeBufferPointer { tagKey in
                 keys.withUnsafeMutableBufferPointer { out in
                     starts.withUnsafeMutableBufferPointer { starts in
-                        var end = memberStarts[0]
-                        for s in 0..<n {
-                            let run = k, start = end
-                            end = memberStarts[s + 1]
-                            if distinct {
-                                for m in start..<end { out[k] = Int32(truncatingIfNeeded: tagKey[Int(members[m])]); k += 1 }
-                            } else {
-                                for m in start..<end {
-                                    let key = Int32(truncatingIfNeeded: tagKey[Int(members[m])])
-                                    var j = run
-                                    while j < k && out[j] != key { j += 1 }
-                                    if j == k { out[k] = key; k += 1 }
+                        (held ?? []).withUnsafeBufferPointer { held in
+                            let everySet = held.isEmpty
+                            var end = memberStarts[0]
+                            for s in 0..<n {
+                                let run = k, start = end
+                                end = memberStarts[s + 1]
+                                if !everySet && !held[s] {
+                                    starts[s + 1] = Int32(k)
+                                    continue
                                 }
+                                if distinct {
+                                    for m in start..<end { out[k] = Int32(truncatingIfNeeded: tagKey[Int(members[m])]); k += 1 }
+                                } else {
+                                    for m in start..<end {
+                                        let key = Int32(truncatingIfNeeded: tagKey[Int(members[m])])
+                                        var j = run
+                                        while j < k && out[j] != key { j += 1 }
+                                        if j == k { out[k] = key; k += 1 }
+                                    }
+                                }
+                                if k == run { out[k] = 0; k += 1 }
+                                starts[s + 1] = Int32(k)
                             }
-                            if k == run { out[k] = 0; k += 1 }
-                            starts[s + 1] = Int32(k)
                         }
                     }
                 }
@@ -252,7 +268,7 @@ struct SummaryReport {
     init(ledger: Ledger, rows: [Int], dimensions: [Dimension], depth: Int?, limit: Int?, trend: Bool, session: Session) throws(ShellError) {
         self.ledger = ledger
         let files = dimensions.contains(.file) ? session.fileValues() : nil
-        groupings = dimensions.map { Grouping($0, ledger: ledger, depth: depth, files: files) }
+        groupings = dimensions.map { Grouping($0, ledger: ledger, depth: depth, files: files, rows: rows) }
         scales = Render.displayScales(ledger)
         var byKey: [Int: Line] = [:]
         let first = groupings[0], second = groupings.count > 1 ? groupings[1] : nil
