@@ -259,3 +259,37 @@ struct ShortNamesTests {
         }
     }
 }
+
+/// The room a reading reserves for its records (`CSVReader.estimatedRecords`): at least the records there are, so
+/// that the columns are not copied into fresh memory when they run out (at 60 bytes a record, a European export's
+/// 53-byte records outgrew them), and not many times more.
+struct RecordEstimateTests {
+    @Test(arguments: [("2024-01-05,A,-1.00\n", 1), ("01.01.2020;\"REWE MARKT DUBLIN\";-1.299,75;EUR\r\n", 0),
+                      ("2024-01-05,SHOP,-12.50,EUR,Checking,Food,coffee;work,,want\n", 0),
+                      ("2024-01-05,\"" + String(repeating: "LONG DESCRIPTION ", count: 8) + "\",-12.50\n", 0),
+                      ("2024-01-05,\"two\nlines\",-1.00\n", 0)])
+    func coversTheRecordsThere(_ row: String, _ tail: Int) {
+        for count in [1, 50, 5_000, 40_000] {
+            let text = String(repeating: row, count: count) + (tail > 0 ? "total,,\n" : "")
+            let bytes = Array(text.utf8)
+            let estimate = bytes.withUnsafeBufferPointer { b in
+                CSVReader(bytes: b, fileName: "", options: ReadOptions()).estimatedRecords(from: 0, to: b.count)
+            }
+            // (A quoted line end counts as a record: the estimate reserves room for two.)
+            let lines = text.utf8.filter { $0 == 0x0A }.count
+            #expect(estimate >= count, "\(count) records of \(row.utf8.count) bytes: \(estimate)")
+            #expect(estimate <= lines + lines / 4 + 2, "\(count) records of \(row.utf8.count) bytes: \(estimate)")
+        }
+    }
+
+    @Test func fromTheMiddle() {
+        let text = String(repeating: "2024-01-05,LONG DESCRIPTION HERE,-1.00\n", count: 3_000) + String(repeating: "2024-01-05,A,-1.00\n", count: 3_000)
+        let bytes = Array(text.utf8)
+        let middle = 3_000 * 39
+        let estimate = bytes.withUnsafeBufferPointer { b in
+            CSVReader(bytes: b, fileName: "", options: ReadOptions()).estimatedRecords(from: middle, to: b.count)
+        }
+        #expect(estimate >= 3_000 && estimate <= 3_800)
+        #expect(bytes.withUnsafeBufferPointer { CSVReader(bytes: $0, fileName: "", options: ReadOptions()).estimatedRecords(from: 5, to: 5) } == 0)
+    }
+}
