@@ -33,16 +33,15 @@ extension Commands {
         let limit = inv.intValue("limit")
         var rows = inv.rows(matching: query, in: ledger).rows
         let total = rows.count
+        let reverse = inv.flag("reverse")
         switch inv.values["sort"]?.text.lowercased() ?? "date" {
-        case "amount": rows.sort { ledger.amount($0) != ledger.amount($1) ? ledger.amount($0) < ledger.amount($1) : $0 < $1 }
-        case "merchant":
-            let names = [""] + ledger.merchants.ids.map { ledger.merchants[$0].lowercased() }
-            rows.sort { (names[Int(ledger.merchant[$0])], $0) < (names[Int(ledger.merchant[$1])], $1) }
+        case "amount": rows = RowOrder.byAmount(rows, ledger, reverse: reverse, limit: limit)
+        case "merchant": rows = RowOrder.byMerchant(rows, ledger, reverse: reverse, limit: limit)
         default:
             // Date order, ties in file order; most files already are in it (or in its reverse).
             rows = dateOrder(rows, ledger.days)
+            if reverse { rows.reverse() }
         }
-        if inv.flag("reverse") { rows.reverse() }
         if let limit, rows.count > limit { rows = Array(rows.prefix(limit)) }
         // @ changes only once the whole listing is out: an interrupted ls leaves it as it was.
         if inv.flag("json") || inv.session.jsonOutput {

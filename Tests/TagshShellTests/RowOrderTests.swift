@@ -1,0 +1,64 @@
+import Testing
+import TagshModel
+@testable import TagshShell
+
+/// `ls --sort amount|merchant [--reverse] [--limit N]` (`RowOrder`) must list what sorting every row with
+/// `Amount` and lower-cased `String` comparisons, reversing, and taking the first N listed: the order it had
+/// before it kept the first rows in order as they went by (`firstInOrder`) and compared ASCII names by their bytes.
+struct RowOrderTests {
+    /// Names in every case, sharing prefixes, alike but for case, beyond ASCII (precomposed and with a combining
+    /// mark after an ASCII letter, which composes with it and sorts by what it makes: `abe\u{301}` after `abf`).
+    static let names = ["ACME", "acme", "Acme Corp", "ACME CORP", "abc", "abd", "abe\u{301}", "abé", "abf", "ABF",
+                        "Éclair", "eclair", "Zeta", "zeta 2", "", "a", "A", "ß shop", "SS SHOP", "日本", "Ab", "aB", "~x", "[x"]
+
+    static func ledger(seed: UInt64, rows: Int, hugeAmounts: Bool) -> Ledger {
+        var rng = SeededRandom(seed: seed)
+        var l = Ledger()
+        for _ in 0..<rows {
+            let name = names[Int.random(in: 0..<names.count, using: &rng)]
+            // Scales 0 to 4, equal values at other scales (5, 5.0, 5.00), ties, both signs.
+            let scale = UInt8.random(in: 0...4, using: &rng)
+            var units = Int64.random(in: -30...30, using: &rng)
+            for _ in 0..<scale { units *= 10 }
+            if Int.random(in: 0..<5, using: &rng) == 0 { units += Int64.random(in: -9...9, using: &rng) }
+            if hugeAmounts && Int.random(in: 0..<10, using: &rng) == 0 { units = Int64.random(in: (Int64.max / 4)...Int64.max, using: &rng) }
+            l.append(day: Day(year: 2024, month: 1, day: 1)!, merchant: l.merchants.intern(name), amount: Amount(units: units, scale: scale),
+                     currency: l.currencies.intern("EUR"), account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
+        }
+        return l
+    }
+
+    /// What `ls` did before: every row sorted, reversed, then the first `limit`.
+    static func reference(_ rows: [Int], _ l: Ledger, byAmount: Bool, reverse: Bool, limit: Int?) -> [Int] {
+        var sorted: [Int]
+        if byAmount {
+            sorted = rows.sorted { l.amount($0) != l.amount($1) ? l.amount($0) < l.amount($1) : $0 < $1 }
+        } else {
+            let names = [""] + l.merchants.ids.map { l.merchants[$0].lowercased() }
+            sorted = rows.sorted { (names[Int(l.merchant[$0])], $0) < (names[Int(l.merchant[$1])], $1) }
+        }
+        if reverse { sorted.reverse() }
+        if let limit, sorted.count > limit { sorted = Array(sorted.prefix(limit)) }
+        return sorted
+    }
+
+    @Test(arguments: [(1, 0, false), (2, 1, false), (3, 7, false), (4, 60, false), (5, 400, false), (6, 400, true), (7, 3_000, true)])
+    func listsWhatSortingEveryRowListed(seed: UInt64, rows count: Int, hugeAmounts: Bool) {
+        let l = Self.ledger(seed: seed, rows: count, hugeAmounts: hugeAmounts)
+        var rng = SeededRandom(seed: seed &* 31)
+        // Every row, and a subset in file order (what a query gives).
+        let subsets = [Array(0..<count), (0..<count).filter { _ in Bool.random(using: &rng) }]
+        for rows in subsets {
+            for limit in [nil, 0, 1, 2, 5, 20, rows.count / 8, rows.count / 8 + 1, rows.count, rows.count + 3] as [Int?] {
+                for reverse in [false, true] {
+                    #expect(RowOrder.byAmount(rows, l, reverse: reverse, limit: limit)
+                            == Self.reference(rows, l, byAmount: true, reverse: reverse, limit: limit),
+                            "by amount, \(rows.count) rows, limit \(limit.map(String.init) ?? "none"), reverse \(reverse)")
+                    #expect(RowOrder.byMerchant(rows, l, reverse: reverse, limit: limit)
+                            == Self.reference(rows, l, byAmount: false, reverse: reverse, limit: limit),
+                            "by merchant, \(rows.count) rows, limit \(limit.map(String.init) ?? "none"), reverse \(reverse)")
+                }
+            }
+        }
+    }
+}
