@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import TagshModel
+import TagshRules
+@testable import TagshShell
+
+/// The history file is read as bytes (`HistoryFile.read`), where it was read as text split into `String`s; the
+/// steps, the names interned and the failures must be what the text reader gave, on histories that sessions
+/// wrote and on histories damaged by hand.
+struct HistoryReadTests {
+    /// The reader as it was (text split into lines, fields and names), kept here as the reference.
+    enum TextReader {
+        static func read(_ text: String, fingerprint: String, ledger: inout Ledger) throws(HistoryFile.Failure) -> [Session.Step] {
+            let lines = text.split(separator: "\n")
+            guard let first = lines.first.map(String.init), first == HistoryFile.magic || first == HistoryFile.magicV1 else { throw .unreadable }
+            guard lines.count > 1, lines[1] == "F\t" + fingerprint else { throw .stale }
+            var categoryID: [UInt32: UInt32] = [0: 0]
+            var steps: [Session.Step] = []
+            var changes = ChangeSet()
+            func finish() {
+                if !steps.isEmpty { steps[steps.count - 1].changes = changes }
+                changes = ChangeSet()
+            }
+            for line in lines.dropFirst(2) {
+                let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+                switch f.first {
+                case "C":
+                    guard f.count == 4, let id = UInt32(f[1]) else { throw .unreadable }
+                    let name = HistoryFile.unescape(f[3])
+                    if f[2] == "L" {
+                        guard let now = ledger.categories.id(of: name) else { throw .missingCategory(name) }
+                        categoryID[id] = now
+                    } else {
+                        var hidden = Category(name: name, isDefault: false)
+                        hidden.isDeleted = true
+                        categoryID[id] = ledger.categories.add(hidden)
+                    }
+                case "S":
+                    guard f.count == 5, let time = Int(f[1]) else { throw .unreadable }
+                    finish()
+                    steps.append(Session.Step(command: HistoryFile.unescape(f[2]), replay: HistoryFile.unescape(f[3]), summary: HistoryFile.unescape(f[4]),
+                                              changes: ChangeSet(), time: time, isEarlier: true))
+                case "R":
+                    guard f.count == 5, let row = Int(f[1]), row >= 0, row < ledger.count, let raw = UInt8(f[2]),
+                          let field = ChangeSet.Field(rawValue: raw), !steps.isEmpty else { throw .unreadable }
+                    func value(_ s: Substring) throws(HistoryFile.Failure) -> UInt32 {
+                        switch field {
+                        case .intent:
+                            guard let v = UInt32(s), v <= 4 else { throw .unreadable }
+                            return v
+                        case .category:
+                            guard let v = UInt32(s), let id = categoryID[v] else { throw .unreadable }
+                            return id
+                        case .tags:
+                            let names = HistoryFile.unescape(s).split(separator: HistoryFile.tagSeparator).map(String.init)
+                            return ledger.internTagSet(names)
+                        case .note:
+                            return s.isEmpty ? 0 : ledger.notes.intern(HistoryFile.unescape(s))
+                        }
+                    }
+                    changes.record(row: row, field: field, before: try value(f[3]), after: try value(f[4]))
+                case "T":
+                    guard f.count == 4, let old = UInt32(f[1]), let id = categoryID[old],
+                          let before = HistoryFile.decodeCategory(HistoryFile.unescape(f[2])), let after = HistoryFile.decodeCategory(HistoryFile.unescape(f[3])) else { throw .unreadable }
+                    changes.record(.setCategory(id: id, before: before, after: after))
+                case "U":
+                    guard f.count == 4, let index = Int(f[1]), !steps.isEmpty else { throw .unreadable }
+                    func rule(_ s: Substring) throws(HistoryFile.Failure) -> Rule? {
+                        guard s.first == "1" else { return nil }
+                        guard let r = Session.parseRuleDefinition(HistoryFile.unescape(s.dropFirst())) else { throw .unreadable }
+                        return r
+                    }
+                    steps[steps.count - 1].rules.append(RuleEdit(index: index, before: try rule(f[2]), after: try rule(f[3])))
+                case "V":
+                    guard f.count == 4, !steps.isEmpty else { throw .unreadable }
+                    steps[steps.count - 1].setting = SettingEdit(name: HistoryFile.unescape(f[1]), before: HistoryFile.unescape(f[2]), after: HistoryFile.unescape(f[3]))
+                default:
+                    throw .unreadable
+                }
+            }
+            finish()
+            return steps
+        }
+    }
+
+    /// What a reading gave, in terms that do not depend on how it was done.
+    struct Outcome: Equatable {
+        var failure: String?
+        var steps: [String] = []
+        var tables: [String] = []
+
+        init(_ read: () throws(HistoryFile.Failure) -> [Session.Step], ledger: () -> Ledger) {
+            do throws(HistoryFile.Failure) {
+                let steps = try read()
+                let l = ledger()
+                self.steps = steps.map { s in
+                    let c = s.changes
+                    let changes = (0..<c.count).map { "\(c.rows[$0]) \(c.fields[$0]) \(c.before[$0]) \(c.after[$0])" }
+                    let rules = s.rules.map { "\($0.index) \($0.before?.definition ?? "-") \($0.after?.definition ?? "-")" }
+                    return ([s.command, s.replay, s.summary, String(s.time), String(s.isEarlier), "\(c.tableChanges)",
+                             "\(s.setting.map { [$0.name, $0.before, $0.after] } ?? [])"] + rules + changes).joined(separator: "|")
+                }
+                tables = [l.tags.ids.map { l.tags[$0] }.joined(separator: ","),
+                          (0..<UInt32(l.tagSets.count)).map { l.tagSets[$0].map(String.init).joined(separator: ".") }.joined(separator: ","),
+                          l.notes.ids.map { l.notes[$0] }.joined(separator: ","),
+                          l.categories.ids.map { l.categories[$0].name + (l.categories[$0].isDeleted ? "(deleted)" : "") }.joined(separator: ",")]
+            } catch {
+                failure = "\(error)"
+            }
+        }
+    }
+
+    static func outcomes(_ bytes: [UInt8], fingerprint: String, ledger: Ledger) -> (bytes: Outcome, text: Outcome) {
+        var a = ledger, b = ledger
+        let byBytes = Outcome({ () throws(HistoryFile.Failure) in try HistoryFile.read(bytes, fingerprint: fingerprint, ledger: &a) }, ledger: { a })
+        let byText = Outcome({ () throws(HistoryFile.Failure) in
+            try TextReader.read(String(decoding: bytes, as: UTF8.self), fingerprint: fingerprint, ledger: &b)
+        }, ledger: { b })
+        return (byBytes, byText)
+    }
+
+    /// A session's history: tags (names in several cases, beyond ASCII, with a tab and a backslash read from the
+    /// file), notes with every escaped byte, intents, categories made, renamed and deleted, rules and a setting.
+    static func sessionHistory() throws -> (bytes: [UInt8], fingerprint: String, ledger: Ledger, dir: URL) {
+        let (dir, path) = try scratchFile("h.csv", prefix: "tagsh-history-read")
+        var text = "Date,Description,Amount,Tags\n"
+        for i in 0..<40 { text += "2024-01-\(String(format: "%02d", 1 + i % 28)),SHOP \(i % 6),-\(i + 1).00,\(["", "a;B", "\"tab\there;back\\\\slash\"", "café;Café", "x"][i % 5])\n" }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let s = Session(sink: BufferSink())
+        s.sourcesSidecar = false
+        for c in ["open \(path)", "tag 1-20 +coffee +Trip/Paris", "tag 2,5 -a -x", "note 4 \"line\\none\\ttab \\\\ back\\rcr\"",
+                  "note 5 plain", "intent 1-9 want", "category new \"Coffee Shops\" --color brown", "category 2-6 \"Coffee Shops\"",
+                  "category rename \"Coffee Shops\" Cafés", "rule r desc:shop => +shop, intent need", "apply r",
+                  "category new Gone", "category 7 Gone", "category delete Gone --reassign none", "set max-tags 12",
+                  "tag all +ÉTÉ", "note 4 \"\"", "undo", "tag 10 +été2 -coffee"] {
+            #expect(s.execute(c) == .ok, "\(c)")
+        }
+        #expect(s.execute("save") == .ok)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: HistoryFile.path(for: path))))
+        let fingerprint = s.historyFingerprint()
+        // The ledger as a second session reads it, before the history (a copy of the file, with none beside it).
+        let copy = dir.appendingPathComponent("copy.csv").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let t = Session(sink: BufferSink())
+        t.sourcesSidecar = false
+        t.execute("open \(copy)")
+        return (bytes, fingerprint, try #require(t.ledger), dir)
+    }
+
+    @Test func aSessionsHistoryReadsAsTheTextReaderReadIt() throws {
+        let (bytes, fingerprint, ledger, dir) = try Self.sessionHistory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (byBytes, byText) = Self.outcomes(bytes, fingerprint: fingerprint, ledger: ledger)
+        #expect(byBytes.failure == nil && byBytes.steps.count == 16, "\(byBytes.steps.count) steps")
+        #expect(byBytes == byText)
+    }
+
+    /// Histories damaged or edited by hand: each line of the session's history dropped, doubled or cut short,
+    /// fields changed, records made up, and the first two lines changed.
+    @Test func damagedHistoriesFailAsTheTextReaderFailed() throws {
+        let (bytes, fingerprint, ledger, dir) = try Self.sessionHistory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\n")
+        var variants: [[String]] = []
+        for i in lines.indices {
+            var dropped = lines; dropped.remove(at: i); variants.append(dropped)
+            var doubled = lines; doubled.insert(lines[i], at: i); variants.append(doubled)
+            var cut = lines; cut[i] = String(lines[i].prefix(lines[i].count / 2)); variants.append(cut)
+            var tabbed = lines; tabbed[i] += "\textra"; variants.append(tabbed)
+        }
+        let made = ["R\t0\t2\ta\tb", "R\t999\t2\ta\tb", "R\t0\t9\ta\tb", "R\t0\t0\t0\t5", "R\t0\t0\t0\t4", "R\t0\t1\t0\t77",
+                    "R\t0\t3\t\tnote", "R\t0\t3\ta\\tb\t\\\\", "R\t0\t2\t\u{1F}\u{1F}a\u{1F}A\tb\\\u{1F}", "R\t-1\t2\ta\tb",
+                    "R\t0\t2\ta", "R\t\t2\ta\tb", "R\t00\t02\tA\ta", "X\tgarbage", "S\tnot-a-time\ta\tb\tc", "V\tmax-tags\t1\t2",
+                    "U\t0\t0\t1rule q x => +y", "U\t0\t1nonsense\t0", "C\t99\tL\tNo Such", "C\t98\tD\tHidden", "T\t98\ta\tb", "", ""]
+        for m in made {
+            var at3 = lines; at3.insert(m, at: min(3, at3.count)); variants.append(at3)
+            var atEnd = lines; atEnd.insert(m, at: max(0, atEnd.count - 1)); variants.append(atEnd)
+        }
+        variants.append(["tagsh-history\t3"] + lines.dropFirst())
+        variants.append([lines[0], "F\tother"] + lines.dropFirst(2))
+        variants.append([lines[0]])
+        variants.append([])
+        variants.append([lines[0], lines[1]])
+        var failures = 0
+        for (n, v) in variants.enumerated() {
+            let (byBytes, byText) = Self.outcomes(Array(v.joined(separator: "\n").utf8), fingerprint: fingerprint, ledger: ledger)
+            #expect(byBytes == byText, "variant \(n): \(v.count) lines")
+            if byBytes.failure != nil { failures += 1 }
+        }
+        #expect(failures > variants.count / 4)
+    }
+}
