@@ -356,7 +356,7 @@ enum HistoryFile {
     }
 
     /// A line other than a change (`R`): a category, a step, a category's table change, a rule or a setting.
-    private static func readRecord(_ line: String, steps: inout [Session.Step], changes: inout ChangeSet,
+    static func readRecord(_ line: String, steps: inout [Session.Step], changes: inout ChangeSet,
                                    categoryID: inout [UInt32: UInt32], ledger: inout Ledger) throws(Failure) {
         let f = line.split(separator: "\t", omittingEmptySubsequences: false)
         switch f.first {

@@ -8,7 +8,8 @@ import TagshRules
 /// steps, the names interned and the failures must be what the text reader gave, on histories that sessions
 /// wrote and on histories damaged by hand.
 struct HistoryReadTests {
-    /// The reader as it was (text split into lines, fields and names), kept here as the reference.
+    /// The reader as it was for the change lines (text split into lines, fields and names), kept here as the
+    /// reference; the other lines (`HistoryFile.readRecord`) were read as text before and still are.
     enum TextReader {
         static func read(_ text: String, fingerprint: String, ledger: inout Ledger) throws(HistoryFile.Failure) -> [Session.Step] {
             let lines = text.split(separator: "\n")
@@ -17,68 +18,32 @@ struct HistoryReadTests {
             var categoryID: [UInt32: UInt32] = [0: 0]
             var steps: [Session.Step] = []
             var changes = ChangeSet()
-            func finish() {
-                if !steps.isEmpty { steps[steps.count - 1].changes = changes }
-                changes = ChangeSet()
-            }
             for line in lines.dropFirst(2) {
                 let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-                switch f.first {
-                case "C":
-                    guard f.count == 4, let id = UInt32(f[1]) else { throw .unreadable }
-                    let name = HistoryFile.unescape(f[3])
-                    if f[2] == "L" {
-                        guard let now = ledger.categories.id(of: name) else { throw .missingCategory(name) }
-                        categoryID[id] = now
-                    } else {
-                        var hidden = Category(name: name, isDefault: false)
-                        hidden.isDeleted = true
-                        categoryID[id] = ledger.categories.add(hidden)
-                    }
-                case "S":
-                    guard f.count == 5, let time = Int(f[1]) else { throw .unreadable }
-                    finish()
-                    steps.append(Session.Step(command: HistoryFile.unescape(f[2]), replay: HistoryFile.unescape(f[3]), summary: HistoryFile.unescape(f[4]),
-                                              changes: ChangeSet(), time: time, isEarlier: true))
-                case "R":
-                    guard f.count == 5, let row = Int(f[1]), row >= 0, row < ledger.count, let raw = UInt8(f[2]),
-                          let field = ChangeSet.Field(rawValue: raw), !steps.isEmpty else { throw .unreadable }
-                    func value(_ s: Substring) throws(HistoryFile.Failure) -> UInt32 {
-                        switch field {
-                        case .intent:
-                            guard let v = UInt32(s), v <= 4 else { throw .unreadable }
-                            return v
-                        case .category:
-                            guard let v = UInt32(s), let id = categoryID[v] else { throw .unreadable }
-                            return id
-                        case .tags:
-                            let names = HistoryFile.unescape(s).split(separator: HistoryFile.tagSeparator).map(String.init)
-                            return ledger.internTagSet(names)
-                        case .note:
-                            return s.isEmpty ? 0 : ledger.notes.intern(HistoryFile.unescape(s))
-                        }
-                    }
-                    changes.record(row: row, field: field, before: try value(f[3]), after: try value(f[4]))
-                case "T":
-                    guard f.count == 4, let old = UInt32(f[1]), let id = categoryID[old],
-                          let before = HistoryFile.decodeCategory(HistoryFile.unescape(f[2])), let after = HistoryFile.decodeCategory(HistoryFile.unescape(f[3])) else { throw .unreadable }
-                    changes.record(.setCategory(id: id, before: before, after: after))
-                case "U":
-                    guard f.count == 4, let index = Int(f[1]), !steps.isEmpty else { throw .unreadable }
-                    func rule(_ s: Substring) throws(HistoryFile.Failure) -> Rule? {
-                        guard s.first == "1" else { return nil }
-                        guard let r = Session.parseRuleDefinition(HistoryFile.unescape(s.dropFirst())) else { throw .unreadable }
-                        return r
-                    }
-                    steps[steps.count - 1].rules.append(RuleEdit(index: index, before: try rule(f[2]), after: try rule(f[3])))
-                case "V":
-                    guard f.count == 4, !steps.isEmpty else { throw .unreadable }
-                    steps[steps.count - 1].setting = SettingEdit(name: HistoryFile.unescape(f[1]), before: HistoryFile.unescape(f[2]), after: HistoryFile.unescape(f[3]))
-                default:
-                    throw .unreadable
+                guard f.first == "R" else {
+                    try HistoryFile.readRecord(String(line), steps: &steps, changes: &changes, categoryID: &categoryID, ledger: &ledger)
+                    continue
                 }
+                guard f.count == 5, let row = Int(f[1]), row >= 0, row < ledger.count, let raw = UInt8(f[2]),
+                      let field = ChangeSet.Field(rawValue: raw), !steps.isEmpty else { throw .unreadable }
+                func value(_ s: Substring) throws(HistoryFile.Failure) -> UInt32 {
+                    switch field {
+                    case .intent:
+                        guard let v = UInt32(s), v <= 4 else { throw .unreadable }
+                        return v
+                    case .category:
+                        guard let v = UInt32(s), let id = categoryID[v] else { throw .unreadable }
+                        return id
+                    case .tags:
+                        let names = HistoryFile.unescape(s).split(separator: HistoryFile.tagSeparator).map(String.init)
+                        return ledger.internTagSet(names)
+                    case .note:
+                        return s.isEmpty ? 0 : ledger.notes.intern(HistoryFile.unescape(s))
+                    }
+                }
+                changes.record(row: row, field: field, before: try value(f[3]), after: try value(f[4]))
             }
-            finish()
+            if !steps.isEmpty { steps[steps.count - 1].changes = changes }
             return steps
         }
     }
