@@ -171,3 +171,31 @@ struct SetsNoRowHoldsTests {
         #expect(fresh.allSatisfy { !$0.contains("error") })
     }
 }
+
+/// `SummaryReport.largest` compares sizes as 64-bit integers at the largest scale among them when they fit: it
+/// must pick what comparing them as `Amount`s in 128 bits picked, ties by key, with mixed scales, absent keys,
+/// both signs and sizes past 64 bits.
+struct LargestTests {
+    @Test(arguments: [(1, false), (2, false), (3, true), (4, true)])
+    func picksWhatComparingAmountsPicked(seed: UInt64, huge: Bool) {
+        var rng = SeededRandom(seed: seed)
+        var net = [SummaryReport.Summing.Running](repeating: .init(), count: 3_000)
+        for k in net.indices where Int.random(in: 0..<10, using: &rng) > 0 {
+            let scale = UInt8.random(in: 0...4, using: &rng)
+            var units = Int64.random(in: -50...50, using: &rng)
+            for _ in 0..<scale { units *= 10 } // the same values at other scales: ties
+            if Bool.random(using: &rng) { units += Int64.random(in: -9...9, using: &rng) }
+            if huge && Int.random(in: 0..<50, using: &rng) == 0 { units = Int64.random(in: (Int64.max / 2)...Int64.max, using: &rng) * (Bool.random(using: &rng) ? 1 : -1) }
+            net[k].add(units, scale)
+        }
+        let keys = net.indices.filter { _ in Int.random(in: 0..<4, using: &rng) > 0 }
+        let size = keys.map { key -> Int128 in
+            let v = net[key].amount?.units(atScale: Amount.maxScale) ?? 0
+            return v < 0 ? -v : v
+        }
+        for limit in [1, 3, 10, 100, keys.count / 8 + 1, keys.count, keys.count + 5] {
+            let expected = Array(keys.indices.sorted { (size[$0], keys[$1]) > (size[$1], keys[$0]) }.prefix(limit))
+            #expect(SummaryReport.largest(limit, of: keys, net: net) == expected, "limit \(limit)")
+        }
+    }
+}
