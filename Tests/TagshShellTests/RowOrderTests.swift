@@ -61,4 +61,26 @@ struct RowOrderTests {
             }
         }
     }
+
+    /// `firstInOrder` is a stable sort's first `k`: ties (many, under a coarse key) keep the items' order, whatever
+    /// order the items come in (ascending, descending, at random) and whether it keeps a heap or sorts.
+    @Test func firstInOrderIsTheStableSortsPrefix() {
+        var rng = SeededRandom(seed: 5)
+        let random = (0..<3_000).map { _ in Int.random(in: 0..<40, using: &rng) }
+        for values in [random, random.sorted(), random.sorted(by: >)] {
+            for (name, precedes) in [("ascending", { (i: Int, j: Int) in values[i] < values[j] }),
+                                     ("descending", { (i: Int, j: Int) in values[i] > values[j] })] {
+                var stable = Array(values.indices)
+                // An insertion sort: stable by construction.
+                for a in 1..<stable.count {
+                    var b = a
+                    while b > 0 && precedes(stable[a], stable[b - 1]) { b -= 1 }
+                    if b < a { let x = stable.remove(at: a); stable.insert(x, at: b) }
+                }
+                for k in [0, 1, 2, 7, 100, 374, 375, 376, 1_000, 2_999, 3_000, 4_000] {
+                    #expect(firstInOrder(k, of: values.indices, by: precedes) == Array(stable.prefix(k)), "\(name), k \(k)")
+                }
+            }
+        }
+    }
 }
