@@ -205,7 +205,9 @@ enum HistoryFile {
             var lineNumber = 0, at = 0
             while at < b.count {
                 var end = at
-                while end < b.count && b[end] != 0x0A { end += 1 }
+                // (A line ends at a line feed not after a carriage return: split as text, CR LF was one character
+                // and ended no line. tagsh writes neither raw.)
+                while end < b.count && (b[end] != 0x0A || (end > at && b[end - 1] == 0x0D)) { end += 1 }
                 let line = UnsafeBufferPointer(rebasing: b[at..<end])
                 at = end + 1
                 // (Empty lines are skipped, as splitting the text on line ends left them out.)
@@ -267,16 +269,16 @@ enum HistoryFile {
             start = i + 1
         }
         guard count == 5, fields.0.count == 1, steps > 0,
-              let row = decimal(line, fields.1), row < ledger.count,
-              let raw = decimal(line, fields.2), raw <= Int(UInt8.max), let field = ChangeSet.Field(rawValue: UInt8(raw)) else { throw .unreadable }
+              let row = decimal(line, fields.1), row >= 0, row < ledger.count,
+              let raw = decimal(line, fields.2), raw >= 0, raw <= Int(UInt8.max), let field = ChangeSet.Field(rawValue: UInt8(raw)) else { throw .unreadable }
         func value(_ r: Range<Int>) throws(Failure) -> UInt32 {
             let text = UnsafeBufferPointer(rebasing: line[r])
             switch field {
             case .intent:
-                guard let v = decimal(line, r), v <= 4 else { throw .unreadable }
+                guard let v = decimal(line, r), v >= 0, v <= 4 else { throw .unreadable }
                 return UInt32(v)
             case .category:
-                guard let v = decimal(line, r), v <= Int(UInt32.max), let id = categoryID[UInt32(v)] else { throw .unreadable }
+                guard let v = decimal(line, r), v >= 0, v <= Int(UInt32.max), let id = categoryID[UInt32(v)] else { throw .unreadable }
                 return id
             case .tags:
                 return tagSet(text, values: &values, ledger: &ledger)
@@ -343,13 +345,14 @@ enum HistoryFile {
         return out.withUnsafeBufferPointer { body($0) }
     }
 
-    /// The decimal digits in `r`, nil when there are none or anything else, or too many.
+    /// The number in `r`: its decimal digits, or, when it is not up to 18 digits alone, as `Int` reads text (a sign,
+    /// leading zeros), as the text reader read it; nil when it is no number.
     private static func decimal(_ line: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int? {
-        guard !r.isEmpty, r.count <= 18 else { return nil }
+        guard !r.isEmpty, r.count <= 18 else { return r.isEmpty ? nil : Int(String(decoding: line[r], as: UTF8.self)) }
         var v = 0
         for i in r {
             let d = line[i] &- 0x30
-            guard d < 10 else { return nil }
+            guard d < 10 else { return Int(String(decoding: line[r], as: UTF8.self)) }
             v = v * 10 + Int(d)
         }
         return v

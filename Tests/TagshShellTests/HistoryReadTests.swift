@@ -6,7 +6,9 @@ import TagshRules
 
 /// The history file is read as bytes (`HistoryFile.read`), where it was read as text split into `String`s; the
 /// steps, the names interned and the failures must be what the text reader gave, on histories that sessions
-/// wrote and on histories damaged by hand.
+/// wrote and on histories damaged by hand. (One difference is meant: an escape followed by a combining mark. The
+/// text reader took `\t` and a combining mark after it for one character, not an escaped tab, and lost the tab of
+/// a note holding a tab and a combining mark; read as bytes, it is kept.)
 struct HistoryReadTests {
     /// The reader as it was for the change lines (text split into lines, fields and names), kept here as the
     /// reference; the other lines (`HistoryFile.readRecord`) were read as text before and still are.
@@ -136,7 +138,12 @@ struct HistoryReadTests {
         let made = ["R\t0\t2\ta\tb", "R\t999\t2\ta\tb", "R\t0\t9\ta\tb", "R\t0\t0\t0\t5", "R\t0\t0\t0\t4", "R\t0\t1\t0\t77",
                     "R\t0\t3\t\tnote", "R\t0\t3\ta\\tb\t\\\\", "R\t0\t2\t\u{1F}\u{1F}a\u{1F}A\tb\\\u{1F}", "R\t-1\t2\ta\tb",
                     "R\t0\t2\ta", "R\t\t2\ta\tb", "R\t00\t02\tA\ta", "X\tgarbage", "S\tnot-a-time\ta\tb\tc", "V\tmax-tags\t1\t2",
-                    "U\t0\t0\t1rule q x => +y", "U\t0\t1nonsense\t0", "C\t99\tL\tNo Such", "C\t98\tD\tHidden", "T\t98\ta\tb", "", ""]
+                    "U\t0\t0\t1rule q x => +y", "U\t0\t1nonsense\t0", "C\t99\tL\tNo Such", "C\t98\tD\tHidden", "T\t98\ta\tb", "", "",
+                    // Numbers as `Int` reads text (a sign, leading zeros); line ends after a carriage return (CR LF was
+                    // one character to the text reader, and ended no line). Found by a review.
+                    "R\t+0\t2\ta\tb", "R\t-0\t2\ta\tb", "R\t0000000000000000000\t2\ta\tb", "R\t0\t+2\ta\tb",
+                    "R\t0\t-0\t+1\t-0", "R\t0\t1\t-0\t+0", "R\t0\t0\t-1\t2", "R\t99999999999999999999\t2\ta\tb",
+                    "S\t1\ta\tb\tc\r", "R\t0\t2\ta\tb\r", "R\t0\t3\tx\r\ty", "\r"]
         for m in made {
             var at3 = lines; at3.insert(m, at: min(3, at3.count)); variants.append(at3)
             var atEnd = lines; atEnd.insert(m, at: max(0, atEnd.count - 1)); variants.append(atEnd)
