@@ -199,3 +199,36 @@ struct LargestTests {
         }
     }
 }
+
+/// `tags rename` and `tags delete` edit each set in place: a renamed tag keeps its place among the others, a tag
+/// renamed into one the set holds already is merged there, and sets no row holds change no row.
+struct TagsRenameTests {
+    @Test func renameKeepsThePlaceAndMerges() throws {
+        var text = "Date,Description,Amount,Tags\n"
+        let lists = ["a;b;c", "b;a", "c;b;a;d", "b", "d", ""]
+        // Rows past the sixth have a set of their own, so that the table holds many more sets than rows below.
+        for i in 0..<60 {
+            let list = lists[i % lists.count] + (i < 6 ? "" : ";own\(i)")
+            text += "2024-01-\(String(format: "%02d", 1 + i % 28)),SHOP \(i % 4),-\(i + 1).00,\(list)\n"
+        }
+        let (dir, path) = try scratchFile("rename.csv", prefix: "tagsh-rename")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let s = Session(sink: BufferSink())
+        s.execute("open \(path)")
+        // Sets no row holds, some holding b: they are not rows' sets, and change nothing.
+        for step in ["tag all +x", "undo", "tag all +bb", "undo"] { #expect(s.execute(step) == .ok) }
+        #expect(try #require(s.ledger).tagSetsHeld() != nil)
+        func tags(_ row: Int) throws -> [String] { try #require(s.ledger).transaction(row).tags }
+        #expect(s.execute("tags rename b B2") == .ok)
+        #expect(try tags(0) == ["a", "B2", "c"] && tags(1) == ["B2", "a"] && tags(2) == ["c", "B2", "a", "d"] && tags(3) == ["B2"])
+        #expect(s.execute("undo") == .ok)
+        // Into a tag the set holds: merged where that one is.
+        #expect(s.execute("tags rename b c") == .ok)
+        #expect(try tags(0) == ["a", "c"] && tags(1) == ["c", "a"] && tags(2) == ["c", "a", "d"] && tags(3) == ["c"])
+        #expect(s.execute("undo") == .ok)
+        #expect(s.execute("tags delete a") == .ok)
+        #expect(try tags(0) == ["b", "c"] && tags(1) == ["b"] && tags(2) == ["c", "b", "d"] && tags(4) == ["d"] && tags(5) == [])
+        #expect(try tags(7) == ["b", "own7"] && tags(8) == ["c", "b", "d", "own8"] && tags(12) == ["b", "c", "own12"])
+    }
+}

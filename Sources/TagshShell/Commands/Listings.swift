@@ -296,17 +296,29 @@ func renameOrDeleteTag(_ inv: inout Invocation, _ ledger: Ledger, rename: Bool) 
         newID = tagsTable.intern(name)
         if newID == oldID { throw .usage("'\(name)' is the same tag (tags compare ignoring case)", span: w.span) }
     }
-    var mapped: [UInt32: UInt32] = [:]
-    for s in 0..<sets.count {
-        let ids = sets[UInt32(s)]
-        guard let at = ids.firstIndex(of: oldID) else { continue }
-        var new = ids
-        if let newID, !ids.contains(newID) { new[at] = newID } else { new.remove(at: at) }
-        mapped[UInt32(s)] = sets.intern(new)
+    // The sets the rows hold that hold OLD, edited, then interned all at once. (Each was interned as it was made,
+    // while a slice of the table was alive: every intern copied all the sets, and a million-row file with a set a
+    // row did not finish in ten minutes.)
+    let held = ledger.tagSetsHeld()
+    var made = PendingTagSets(), from: [UInt32] = []
+    var edited: [UInt32] = []
+    sets.withMembers { members, starts in
+        for s in 0..<sets.count where held?[s] ?? true {
+            let ids = UnsafeBufferPointer(rebasing: members[starts[s]..<starts[s + 1]])
+            guard let at = ids.firstIndex(of: oldID) else { continue }
+            edited.removeAll(keepingCapacity: true)
+            edited.append(contentsOf: ids)
+            if let newID, !ids.contains(newID) { edited[at] = newID } else { edited.remove(at: at) }
+            _ = made.append(edited)
+            from.append(UInt32(s))
+        }
     }
+    var mapped = [UInt32](repeating: .max, count: sets.count)
+    for (p, id) in sets.intern(all: made).enumerated() { mapped[Int(from[p])] = id }
     var changes = ChangeSet()
     for row in 0..<ledger.count {
-        if let to = mapped[ledger.tagSet[row]] { changes.record(row: row, field: .tags, before: ledger.tagSet[row], after: to) }
+        let old = ledger.tagSet[row]
+        if case let to = mapped[Int(old)], to != .max { changes.record(row: row, field: .tags, before: old, after: to) }
     }
     var working = ledger
     working.tags = tagsTable
