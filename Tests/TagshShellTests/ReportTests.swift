@@ -93,4 +93,19 @@ struct ReportTests {
     func csvField(_ text: String, _ expected: String) {
         #expect(Render.csvField(text) == expected)
     }
+
+    /// A bar's cells are `value / max` of the width, rounded, as before for amounts that fit; for amounts of
+    /// eighteen digits at eleven places (units at the largest scale, past 2^120) the product overflowed 128 bits and
+    /// stopped tagsh in `chart` (found by a review). Now both are halved until it fits.
+    @Test func barCellsNeverOverflow() {
+        for (value, max, count) in [(Int128(1), Int128(3), 80), (2, 3, 80), (50, 100, 7), (99, 100, 640), (0, 5, 10), (7, 7, 1)] {
+            #expect(Summary.cells(value, of: max, in: count) == Int((value * Int128(count) + max / 2) / max))
+        }
+        let huge = Int128.max / 3
+        #expect(Summary.cells(huge, of: huge, in: 640) == 640)
+        #expect(Summary.cells(huge / 2, of: huge, in: 640) == 320)
+        #expect(Summary.cells(Int128.max, of: Int128.max, in: 8 * 200) == 1600)
+        #expect(Summary.bar(Int128.max, of: Int128.max, width: 40) == String(repeating: "█", count: 40))
+        #expect(Summary.bars(out: Int128.max / 2 + 1, in: Int128.max / 2 + 1, of: Int128.max, width: 10).1.count >= 1)
+    }
 }

@@ -116,6 +116,6 @@ enum Chart {
     static func bar(_ value: Int128, of max: Int128, width: Int, negative: Bool) -> String {
         if negative { return Summary.bar(value, of: max, width: width) }
         guard max > 0, value > 0 else { return "" }
-        return String(repeating: "░", count: Swift.max(1, Int((value * Int128(width) + max / 2) / max)))
+        return String(repeating: "░", count: Swift.max(1, Summary.cells(value, of: max, in: width)))
     }
 }

@@ -832,7 +832,7 @@ enum Summary {
     /// A bar of `value / max × width` cells, drawn with eighth blocks.
     static func bar(_ value: Int128, of max: Int128, width: Int) -> String {
         guard max > 0, value > 0 else { return "" }
-        let eighths = Int((value * Int128(width * 8) + max / 2) / max)
+        let eighths = cells(value, of: max, in: width * 8)
         let blocks = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
         let full = String(repeating: "█", count: eighths / 8) + blocks[eighths % 8]
         return full.isEmpty ? "▏" : full
@@ -844,7 +844,18 @@ enum Summary {
         let outBar = bar(out, of: max, width: width)
         guard inflow > 0 else { return (outBar, "") }
         // The two parts together are as long as the whole flow's bar, so rounding never makes a row too long.
-        let whole = Int(((out + inflow) * Int128(width) + max / 2) / max)
+        let (sum, overflow) = out.addingReportingOverflow(inflow)
+        let whole = overflow ? cells(out / 2 + inflow / 2, of: max / 2, in: width) : cells(sum, of: max, in: width)
         return (outBar, String(repeating: "░", count: Swift.max(1, whole - outBar.count)))
+    }
+
+    /// `value / max` of `count` cells, rounded: `value` and `max` halved together until the product fits 128 bits
+    /// (a summary of amounts of eighteen digits at eleven places, as units at the largest scale, overflowed it and
+    /// stopped tagsh; found by a review). Display only: the totals beside the bars are exact.
+    static func cells(_ value: Int128, of max: Int128, in count: Int) -> Int {
+        var v = value, m = max
+        let c = Int128(Swift.max(count, 1))
+        while m > 1 && v > (Int128.max - m) / c { v >>= 1; m >>= 1 }
+        return m > 0 ? Int((v * c + m / 2) / m) : 0
     }
 }
