@@ -84,10 +84,12 @@ enum RowOrder {
             }
             let merchant = ledger.merchant
             let k = limit ?? rows.count
-            var held = [Bool](repeating: false, count: names.count + 1)
-            var ids: [UInt32] = []
-            for r in rows where !held[Int(merchant[r])] { held[Int(merchant[r])] = true; ids.append(merchant[r]) }
-            if k > 1024 || k * 8 > rows.count || ids.count * 8 <= rows.count {
+            // (Few merchants: the table's count, which bounds the rows', so that a few rows of a million merchants
+            // do not pay for finding theirs.)
+            if k > 1024 || k * 8 > rows.count || names.count * 8 <= rows.count {
+                var held = [Bool](repeating: false, count: names.count + 1)
+                var ids: [UInt32] = []
+                for r in rows where !held[Int(merchant[r])] { held[Int(merchant[r])] = true; ids.append(merchant[r]) }
                 // Many of them, or few merchants: the merchants these rows hold ranked once by name (alike names,
                 // one rank), then the rows sorted by rank and row as integers (compared by name, a sort of a
                 // million rows compared names twenty million times, and so did keeping the best thousand of rows

@@ -477,7 +477,9 @@ func firstInOrder(_ k: Int, of items: Range<Int>, by precedes: (Int, Int) -> Boo
                 heap.swapAt(p, c)
                 c = p
             }
-        } else if before(i, heap[0]) {
+        } else if precedes(i, heap[0]) {
+            // (`before(i, heap[0])`: `i` comes after every kept item, so a tie never puts it first, and one call of
+            // `precedes` decides. Most items stop here.)
             heap[0] = i
             var p = 0
             while true {
