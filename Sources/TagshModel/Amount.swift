@@ -30,6 +30,21 @@ public struct Amount: Sendable, Hashable, Comparable, CustomStringConvertible {
         return v
     }
 
+    /// Each amount's units at the largest scale among them (none as 0), when all of them fit 64 bits: amounts
+    /// that compare by value as these integers do (`ls --sort amount`, `summary --limit`); nil when one does not.
+    @inlinable
+    public static func unitsAtOneScale<C: Collection>(_ amounts: C) -> [Int64]? where C.Element == Amount? {
+        var scale: UInt8 = 0
+        for a in amounts { if let a { scale = max(scale, a.scale) } }
+        var units: [Int64] = []
+        units.reserveCapacity(amounts.count)
+        for a in amounts {
+            guard let u = Int64(exactly: a?.units(atScale: scale) ?? 0) else { return nil }
+            units.append(u)
+        }
+        return units
+    }
+
     public static func == (a: Amount, b: Amount) -> Bool {
         if a.scale == b.scale { return a.units == b.units }
         let s = max(a.scale, b.scale)

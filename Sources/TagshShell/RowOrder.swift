@@ -4,35 +4,22 @@ import TagshModel
 /// the other way round (ties too), and `--limit N` the first N of that.
 ///
 /// A listing of the first few of a million rows keeps the best few seen so far (`firstInOrder`) instead of
-/// sorting them all, and a sort of most of them sorts integers (amounts at one scale, merchants' ranks): `ls --sort amount --limit 20` sorted a million `Amount`s through a closure that
-/// built two of them for each comparison (240 ms on the 1M `wide` shape), and `--sort merchant` lower-cased
-/// every merchant's name into a `String` first (1.6 s there, a million names).
+/// sorting them all, and a sort of many sorts integers (amounts at one scale, merchants' ranks): `ls --sort
+/// amount --limit 20` sorted a million `Amount`s through a closure that built two of them for each comparison
+/// (240 ms on the 1M `wide` shape), and `--sort merchant` lower-cased every merchant's name into a `String`
+/// first (1.6 s there, a million names).
 enum RowOrder {
     /// `rows` by amount, ties by row; reversed with `reverse`; the first `limit` when given.
     static func byAmount(_ rows: [Int], _ ledger: Ledger, reverse: Bool, limit: Int?) -> [Int] {
-        // Every amount at the largest scale among them, when that fits 64 bits (it compares as `Amount` does:
-        // by value, whatever the scale); else compared as `Amount`s.
-        var scale: UInt8 = 0
-        ledger.amountScale.withUnsafeBufferPointer { scales in for r in rows { scale = max(scale, scales[r]) } }
-        var keys: [(units: Int64, row: Int)] = []
-        keys.reserveCapacity(rows.count)
-        for r in rows {
-            guard let units = Int64(exactly: ledger.amount(r).units(atScale: scale)) else {
-                return ordered(rows.indices, reverse: reverse, limit: limit) { i, j in
-                    let x = ledger.amount(rows[i]), y = ledger.amount(rows[j])
-                    return x != y ? x < y : rows[i] < rows[j]
-                }.map { rows[$0] }
-            }
-            keys.append((units, r))
+        // Every amount at the largest scale among them, when that fits 64 bits (it compares as `Amount` does: by
+        // value, whatever the scale); else compared as `Amount`s.
+        guard let units = Amount.unitsAtOneScale(rows.lazy.map { Optional(ledger.amount($0)) }) else {
+            return ordered(rows.indices, reverse: reverse, limit: limit) { i, j in
+                let x = ledger.amount(rows[i]), y = ledger.amount(rows[j])
+                return x != y ? x < y : rows[i] < rows[j]
+            }.map { rows[$0] }
         }
-        let k = limit ?? keys.count
-        if k > 1024 || k * 8 > keys.count {
-            // Many of them: sorted (the pairs are all distinct, so any sort is the stable one). Kept in a heap, a
-            // hundred thousand of a million rows that came in the reverse of the order wanted took longer.
-            if reverse { keys.sort { $0 > $1 } } else { keys.sort { $0 < $1 } }
-            return keys.prefix(k).map(\.row)
-        }
-        return ordered(keys.indices, reverse: reverse, limit: limit) { keys[$0] < keys[$1] }.map { keys[$0].row }
+        return sorted(Array(zip(units, rows)), reverse: reverse, limit: limit)
     }
 
     /// `rows` by merchant name lower-cased (as `String`s compare), ties by row; reversed with `reverse`; the
@@ -101,9 +88,7 @@ enum RowOrder {
                     if i > 0 && compare(ids[i - 1], id) != 0 { next += 1 }
                     rank[Int(id)] = next
                 }
-                var keys = rows.map { (rank: rank[Int(merchant[$0])], row: $0) }
-                if reverse { keys.sort { $0 > $1 } } else { keys.sort { $0 < $1 } }
-                return keys.prefix(k).map(\.row)
+                return sorted(rows.map { (rank[Int(merchant[$0])], $0) }, reverse: reverse, limit: limit)
             }
             return ordered(rows.indices, reverse: reverse, limit: limit) { i, j in
                 let (a, b) = (rows[i], rows[j])
@@ -114,8 +99,21 @@ enum RowOrder {
     }
 
     /// The indices `items` in the order `less` (a strict total order) gives, or its reverse; the first `limit`
-    /// when given (`firstInOrder`: the few kept in order as the items go by, rather than every item sorted).
+    /// when given (`firstInOrder`: the best few kept in a heap as the items go by, rather than every item sorted).
     static func ordered(_ items: Range<Int>, reverse: Bool, limit: Int?, by less: (Int, Int) -> Bool) -> [Int] {
         firstInOrder(limit ?? items.count, of: items, by: reverse ? { less($1, $0) } : less)
+    }
+
+    /// The rows of `keys` (each a key and its row, no two alike) by key then row, or the reverse; the first
+    /// `limit` when given. Many of them are sorted: kept in a heap, a hundred thousand of a million rows that came
+    /// in the reverse of the order wanted took longer.
+    static func sorted<K: Comparable>(_ keys: [(K, Int)], reverse: Bool, limit: Int?) -> [Int] {
+        var keys = keys
+        let k = limit ?? keys.count
+        if k > 1024 || k * 8 > keys.count {
+            if reverse { keys.sort { $0 > $1 } } else { keys.sort { $0 < $1 } }
+            return keys.prefix(k).map(\.1)
+        }
+        return ordered(keys.indices, reverse: reverse, limit: limit) { keys[$0] < keys[$1] }.map { keys[$0].1 }
     }
 }

@@ -415,16 +415,8 @@ struct SummaryReport {
     /// merchants' sizes made as `Amount`s at the largest scale there is, in 128 bits, and compared as such, took
     /// most of a `summary by merchant --limit 10`); else in 128 bits at the largest scale there is.
     static func largest(_ limit: Int, of keys: [Int], net: [Summing.Running]) -> [Int] {
-        var scale: UInt8 = 0
-        for key in keys where net[key].present { scale = max(scale, net[key].scale) }
-        var narrow: [Int64] = []
-        narrow.reserveCapacity(keys.count)
-        for key in keys {
-            let v = net[key].present ? net[key].amount?.units(atScale: scale) ?? 0 : 0
-            guard let size = Int64(exactly: v < 0 ? -v : v) else { narrow = []; break }
-            narrow.append(size)
-        }
-        if narrow.count == keys.count {
+        if let units = Amount.unitsAtOneScale(keys.lazy.map { net[$0].amount }) {
+            let narrow = units.map(\.magnitude)
             return narrow.withUnsafeBufferPointer { size in
                 keys.withUnsafeBufferPointer { keys in
                     firstInOrder(limit, of: keys.indices) { size[$0] != size[$1] ? size[$0] > size[$1] : keys[$0] < keys[$1] }
