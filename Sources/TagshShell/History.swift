@@ -52,16 +52,21 @@ enum HistoryFile {
     }
 
     static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return s }
+        guard s.utf8.contains(where: needsEscape) else { return s }
         var out: [UInt8] = []
         var copy = s
         copy.withUTF8 { escape($0, into: &out) }
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The bytes `escape` writes as `\` and a letter: the backslash, the field and line separators, and the
+    /// unit separator that joins tag names (`tagSeparator`), so that a name read from a file that holds one is
+    /// not split in two when the history is read back.
+    @inline(__always) static func needsEscape(_ b: UInt8) -> Bool { b == 0x5C || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x1F }
+
     /// Appends `text` escaped: byte by byte, so a CR LF pair (one `Character` in Swift) is escaped too.
     static func escape(_ text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        guard text.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+        guard text.contains(where: needsEscape) else {
             out.append(contentsOf: text)
             return
         }
@@ -71,43 +76,32 @@ enum HistoryFile {
             case 0x09: out += [0x5C, 0x74]
             case 0x0A: out += [0x5C, 0x6E]
             case 0x0D: out += [0x5C, 0x72]
+            case 0x1F: out += [0x5C, 0x75] // \u
             default: out.append(b)
             }
         }
     }
 
+    /// `escape` undone. Byte by byte, as the change lines are read (`unescaped`): read by `Character`s, a
+    /// backslash and a letter with a combining mark after it were one character, and the note lost its tab.
     static func unescape(_ s: Substring) -> String {
-        guard s.contains("\\") else { return String(s) }
-        var out = ""
-        var escaped = false
-        for c in s {
-            if escaped {
-                switch c {
-                case "t": out += "\t"
-                case "n": out += "\n"
-                case "r": out += "\r"
-                default: out.append(c)
-                }
-                escaped = false
-            } else if c == "\\" {
-                escaped = true
-            } else {
-                out.append(c)
-            }
-        }
-        return out
+        guard s.utf8.contains(0x5C) else { return String(s) }
+        var copy = String(s)
+        return copy.withUTF8 { unescaped($0) { String(decoding: $0, as: UTF8.self) } }
     }
 
-    /// Tag names joined by the unit separator, which no tag name holds.
+    /// Tag names joined by the unit separator, each escaped (`escape` writes a unit separator in a name as `\u`).
     static let tagSeparator: Character = "\u{1F}"
 
+    /// A category's fields, each escaped, joined by the unit separator.
     static func encode(_ c: Category) -> String {
         [c.name, c.isDefault ? "1" : "0", c.color?.description ?? "", c.icon.map(String.init) ?? "", c.isDeleted ? "1" : "0"]
-            .joined(separator: String(tagSeparator))
+            .map(escape).joined(separator: String(tagSeparator))
     }
 
-    static func decodeCategory(_ s: String) -> Category? {
-        let parts = s.split(separator: tagSeparator, omittingEmptySubsequences: false).map(String.init)
+    /// `encode` undone: split at the unit separators, then each field unescaped.
+    static func decodeCategory(_ s: Substring) -> Category? {
+        let parts = s.split(separator: tagSeparator, omittingEmptySubsequences: false).map(unescape)
         guard parts.count == 5 else { return nil }
         var c = Category(name: parts[0], isDefault: parts[1] == "1", color: Color(parsing: parts[2]), icon: parts[3].first)
         c.isDeleted = parts[4] == "1"
@@ -175,7 +169,7 @@ enum HistoryFile {
             }
             for t in c.tableChanges {
                 if case .setCategory(let id, let before, let after) = t {
-                    line("T\t\(id)\t" + escape(encode(before)) + "\t" + escape(encode(after)))
+                    line("T\t\(id)\t" + encode(before) + "\t" + encode(after))
                 }
             }
             for r in step.rules {
@@ -308,17 +302,16 @@ enum HistoryFile {
 
     private static func tagSet(spelled text: UnsafeBufferPointer<UInt8>, ids: inout [UInt32], ledger: inout Ledger) -> UInt32 {
         ids.removeAll(keepingCapacity: true)
-        return unescaped(text) { names in
-            var start = 0
-            for i in 0...names.count where i == names.count || names[i] == 0x1F {
-                if i > start {
-                    let id = ledger.tags.intern(bytes: UnsafeBufferPointer(rebasing: names[start..<i]))
-                    if !ids.contains(id) { ids.append(id) }
-                }
-                start = i + 1
+        // Split first, then each name unescaped: a unit separator within a name is written `\u`.
+        var start = 0
+        for i in 0...text.count where i == text.count || text[i] == 0x1F {
+            if i > start {
+                let name = UnsafeBufferPointer(rebasing: text[start..<i])
+                if let id = unescaped(name, { $0.isEmpty ? nil : ledger.tags.intern(bytes: $0) }), !ids.contains(id) { ids.append(id) }
             }
-            return ledger.tagSets.intern(ids)
+            start = i + 1
         }
+        return ledger.tagSets.intern(ids)
     }
 
     /// `body` on `text` with its escapes (`unescape`'s) undone, as bytes.
@@ -333,6 +326,7 @@ enum HistoryFile {
                 case 0x74: out.append(0x09) // t
                 case 0x6E: out.append(0x0A) // n
                 case 0x72: out.append(0x0D) // r
+                case 0x75: out.append(0x1F) // u
                 default: out.append(c)
                 }
                 escaped = false
@@ -381,7 +375,7 @@ enum HistoryFile {
                                       changes: ChangeSet(), time: time, isEarlier: true))
         case "T":
             guard f.count == 4, let old = UInt32(f[1]), let id = categoryID[old],
-                  let before = decodeCategory(unescape(f[2])), let after = decodeCategory(unescape(f[3])) else { throw .unreadable }
+                  let before = decodeCategory(f[2]), let after = decodeCategory(f[3]) else { throw .unreadable }
             changes.record(.setCategory(id: id, before: before, after: after))
         case "U":
             guard f.count == 4, let index = Int(f[1]), !steps.isEmpty else { throw .unreadable }

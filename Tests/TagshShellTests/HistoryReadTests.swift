@@ -6,9 +6,9 @@ import TagshRules
 
 /// The history file is read as bytes (`HistoryFile.read`), where it was read as text split into `String`s; the
 /// steps, the names interned and the failures must be what the text reader gave, on histories that sessions
-/// wrote and on histories damaged by hand. (One difference is meant: an escape followed by a combining mark. The
-/// text reader took `\t` and a combining mark after it for one character, not an escaped tab, and lost the tab of
-/// a note holding a tab and a combining mark; read as bytes, it is kept.)
+/// wrote and on histories damaged by hand. (The reference below is the text reader as the format is now: tag
+/// names split at the unit separator before each is unescaped, since a name holding one writes it `\u`; and
+/// `unescape` goes by bytes, where it went by `Character`s and lost the tab of `\t` followed by a combining mark.)
 struct HistoryReadTests {
     /// The reader as it was for the change lines (text split into lines, fields and names), kept here as the
     /// reference; the other lines (`HistoryFile.readRecord`) were read as text before and still are.
@@ -37,7 +37,7 @@ struct HistoryReadTests {
                         guard let v = UInt32(s), let id = categoryID[v] else { throw .unreadable }
                         return id
                     case .tags:
-                        let names = HistoryFile.unescape(s).split(separator: HistoryFile.tagSeparator).map(String.init)
+                        let names = s.split(separator: HistoryFile.tagSeparator).map { HistoryFile.unescape($0) }
                         return ledger.internTagSet(names)
                     case .note:
                         return s.isEmpty ? 0 : ledger.notes.intern(HistoryFile.unescape(s))
@@ -91,7 +91,7 @@ struct HistoryReadTests {
     static func sessionHistory() throws -> (bytes: [UInt8], fingerprint: String, ledger: Ledger, dir: URL) {
         let (dir, path) = try scratchFile("h.csv", prefix: "tagsh-history-read")
         var text = "Date,Description,Amount,Tags\n"
-        for i in 0..<40 { text += "2024-01-\(String(format: "%02d", 1 + i % 28)),SHOP \(i % 6),-\(i + 1).00,\(["", "a;B", "\"tab\there;back\\\\slash\"", "café;Café", "x"][i % 5])\n" }
+        for i in 0..<40 { text += "2024-01-\(String(format: "%02d", 1 + i % 28)),SHOP \(i % 6),-\(i + 1).00,\(["", "a;B", "\"tab\there;back\\\\slash\"", "café;Café", "x;unit\u{1F}sep"][i % 5])\n" }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let s = Session(sink: BufferSink())
         s.sourcesSidecar = false
