@@ -24,12 +24,23 @@ public struct CSVColumns: Sendable, Equatable {
     /// Maps header names through `HeaderVocabulary` (many languages, best-ranked column per role);
     /// nil unless there is a date, a description and an amount (or a debit or credit) column.
     init?(header: [String]) {
+        self.init(roles: CSVColumns.knownRoles(header), header: header)
+    }
+
+    /// The roles `header`'s names give (`HeaderVocabulary`), and for each the column of the best-ranked name.
+    static func knownRoles(_ header: [String]) -> [ColumnRole: (index: Int, rank: Int)] {
         var best: [ColumnRole: (index: Int, rank: Int)] = [:]
         for (i, raw) in header.enumerated() {
             guard let (role, rank) = HeaderVocabulary.role(of: raw) else { continue }
             if let current = best[role], current.rank <= rank { continue }
             best[role] = (i, rank)
         }
+        return best
+    }
+
+    /// The columns of `best` roles (some named by the header, some found by what the records hold); nil unless
+    /// there is a date, a description and an amount (or a debit or credit) column.
+    init?(roles best: [ColumnRole: (index: Int, rank: Int)], header: [String]) {
         guard let date = best[.date]?.index, let desc = best[.description]?.index,
               best[.amount] != nil || best[.debit] != nil || best[.credit] != nil else { return nil }
         self.date = date
@@ -49,7 +60,7 @@ public struct CSVColumns: Sendable, Equatable {
         self.intent = best[.intent]?.index
         self.direction = amount == nil ? nil : best[.direction]?.index
         self.fee = best[.fee]?.index
-        if let a = amount { amountIsNet = HeaderVocabulary.normalized(header[a]).hasPrefix("net") }
+        if let a = amount, a < header.count { amountIsNet = HeaderVocabulary.normalized(header[a]).hasPrefix("net") }
     }
 
     /// A mapping given by position (0-based), for a file without a header row.

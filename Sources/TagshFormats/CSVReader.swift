@@ -224,22 +224,25 @@ public struct CSVReader {
                 var columns: CSVColumns?
                 if let map = options.columns {
                     do throws(ColumnMap.MapError) { columns = try map.columns(header: nil) } catch { throw mapError(error) }
-                } else if let inferred = inferColumns(from: scanner) {
+                } else if let inferred = inferColumns(from: scanner)?.columns {
                     columns = inferred
-                    guesses.append("the file has no header row: read column \(inferred.date + 1) as the date, \(inferred.description + 1) as "
-                                   + "the description and \(inferred.amount.map { "\($0 + 1)" } ?? "?") as the amount; "
+                    var first = true
+                    let read = CSVReader.readAs(inferred, name: { i in
+                        defer { first = false }
+                        return (first ? "column " : "") + "\(i + 1)"
+                    })
+                    guesses.append("the file has no header row: read \(read); "
                                    + "--columns \(ColumnMap(positionsOf: inferred)) (changed as needed) to read it otherwise")
                 } else {
                     // A header row whose names tagsh does not know: the columns come from what the records below it hold.
                     var below = scanner
                     var names: [FieldRef] = []
                     var end = 0
-                    if (try? below.next(into: &names, recordEnd: &end)) == true, let inferred = inferColumns(from: below) {
-                        let headerNames = names.map { text($0) }
-                        func name(_ i: Int?) -> String { i.map { $0 < headerNames.count ? "'\(headerNames[$0])'" : "\($0 + 1)" } ?? "?" }
-                        guesses.append("tagsh does not know this header's names: read \(name(inferred.date)) as the date, "
-                                       + "\(name(inferred.description)) as the description and \(name(inferred.amount)) as the amount; "
-                                       + "--columns to read it otherwise")
+                    // Names it does know (`Description1`, `Debit Amount`) are taken for what they name.
+                    if (try? below.next(into: &names, recordEnd: &end)) == true,
+                       case let headerNames = names.map({ text($0) }),
+                       let (inferred, found) = inferColumns(from: below, header: headerNames, known: CSVColumns.knownRoles(headerNames)) {
+                        guesses.append(CSVReader.unknownHeaderGuess(inferred, found: found, header: headerNames))
                         header = (headerNames, inferred, delimiter, first, below.pos, start..<end)
                         inferredMap = ColumnMap(namesOf: inferred, header: headerNames)
                     }
@@ -364,7 +367,12 @@ public struct CSVReader {
 
     /// For a file without a header row: the first column that holds a date in every sampled record, the
     /// first other one that holds an amount in every record, and the one with the longest text as the description.
-    func inferColumns(from start: Scanner) -> CSVColumns? {
+    ///
+    /// With `known` roles (what the names of a header row tagsh knows only in part give), those columns are taken
+    /// as named, and only the roles missing among date, description and amount are found so, among the other
+    /// columns. Returns the columns and the roles found by what the records hold.
+    func inferColumns(from start: Scanner, header: [String] = [],
+                      known: [ColumnRole: (index: Int, rank: Int)] = [:]) -> (columns: CSVColumns, found: [ColumnRole])? {
         let rows = sampleRecords(from: start, limit: 50)
         guard rows.count >= 1, let width = rows.map(\.count).max(), width >= 3 else { return nil }
         func column(_ i: Int) -> [String] { rows.compactMap { i < $0.count ? $0[i] : nil } }
@@ -381,12 +389,66 @@ public struct CSVReader {
             s.contains(where: { $0 == "." || $0 == "," || $0 == "-" || $0 == "(" }) && !isDate(s)
                 && (AmountParser.parse(s, decimalComma: false) != nil || AmountParser.parse(s, decimalComma: true) != nil)
         }
-        guard let date = (0..<width).first(where: { all($0) { isDate($0) } }),
-              let amount = (0..<width).first(where: { $0 != date && all($0) { isAmount($0) } }) else { return nil }
-        let textColumns = (0..<width).filter { $0 != date && $0 != amount && !all($0) { isAmount($0) || isDate($0) } }
-        func averageLength(_ i: Int) -> Int { column(i).reduce(0) { $0 + $1.count } }
-        guard let description = textColumns.max(by: { averageLength($0) < averageLength($1) }) else { return nil }
-        return CSVColumns(date: date, description: description, amount: amount)
+        var roles = known
+        var found: [ColumnRole] = []
+        // Columns named for a role beside these (a `Memo` read as notes, an `Account`) may still be found to be
+        // the description (Barclays' only text column is `Memo`): then they serve as that alone.
+        let core: Set<ColumnRole> = [.date, .description, .amount, .debit, .credit, .direction, .fee]
+        let named = Set(known.filter { core.contains($0.key) }.map(\.value.index))
+        func free(_ i: Int) -> Bool { !named.contains(i) && !found.contains { roles[$0]?.index == i } }
+        if roles[.date] == nil {
+            guard let date = (0..<width).first(where: { free($0) && all($0) { isDate($0) } }) else { return nil }
+            roles[.date] = (date, 9)
+            found.append(.date)
+        }
+        if roles[.amount] == nil && roles[.debit] == nil && roles[.credit] == nil {
+            guard let amount = (0..<width).first(where: { free($0) && all($0) { isAmount($0) } }) else { return nil }
+            // Money out and money in side by side (`Debit,Credit`, `Paid out,Paid in`): the next column holds only
+            // amounts too, and every record has an amount in exactly one of the two. The first is taken as the
+            // money out, as banks order them.
+            let next = amount + 1
+            if next < width, free(next), rows.contains(where: { next < $0.count && !$0[next].isEmpty }),
+               column(next).allSatisfy({ $0.isEmpty || isAmount($0) }),
+               rows.allSatisfy({ (amount >= $0.count || $0[amount].isEmpty) != (next >= $0.count || $0[next].isEmpty) }) {
+                roles[.debit] = (amount, 9)
+                roles[.credit] = (next, 9)
+                found += [.debit, .credit]
+            } else {
+                roles[.amount] = (amount, 9)
+                found.append(.amount)
+            }
+        }
+        if roles[.description] == nil {
+            let textColumns = (0..<width).filter { free($0) && !all($0) { isAmount($0) || isDate($0) } }
+            func averageLength(_ i: Int) -> Int { column(i).reduce(0) { $0 + $1.count } }
+            guard let description = textColumns.max(by: { averageLength($0) < averageLength($1) }) else { return nil }
+            roles[.description] = (description, 9)
+            found.append(.description)
+        }
+        let foundColumns = Set(found.compactMap { roles[$0]?.index })
+        for (role, column) in roles where !core.contains(role) && foundColumns.contains(column.index) { roles[role] = nil }
+        return CSVColumns(roles: roles, header: header).map { ($0, found) }
+    }
+
+    /// What `open` says of a header row whose names tagsh does not all know: which column it read as each of
+    /// date, description and amount (or debit and credit), and which it found by what the records hold.
+    static func unknownHeaderGuess(_ c: CSVColumns, found: [ColumnRole], header: [String]) -> String {
+        let allFound = found.contains(.date) && found.contains(.description) && (found.contains(.amount) || found.contains(.debit))
+        let read = readAs(c, name: { i in i < header.count ? "'\(header[i])'" : "\(i + 1)" },
+                          note: { role in found.contains(role) && !allFound ? " (by what it holds)" : "" })
+        return (allFound ? "tagsh does not know this header's names" : "tagsh knows only some of this header's names")
+            + ": read " + read + "; --columns to read it otherwise"
+    }
+
+    /// `'A' as the date, 'B' as the description and 'C' as the amount` (or `'C' as the debit and 'D' as the
+    /// credit`), each column named by `name`.
+    static func readAs(_ c: CSVColumns, name: (Int) -> String, note: (ColumnRole) -> String = { _ in "" }) -> String {
+        var parts = [name(c.date) + " as the date" + note(.date), name(c.description) + " as the description" + note(.description)]
+        if let a = c.amount { parts.append(name(a) + " as the amount" + note(.amount)) } else {
+            if let d = c.debit { parts.append(name(d) + " as the debit" + note(.debit)) }
+            if let k = c.credit { parts.append(name(k) + " as the credit" + note(.credit)) }
+        }
+        return parts.dropLast().joined(separator: ", ") + " and " + parts.last!
     }
 
     /// The text of one column in the first records after `start` (for deciding what a column holds).

@@ -10,8 +10,8 @@ public enum ColumnRole: String, Sendable, CaseIterable {
 }
 
 /// Header names banks and apps use, by role, in English, German, Dutch,
-/// French, Spanish, Italian, Portuguese, Polish, Czech and the Nordic
-/// languages. Names are compared lower-cased, with spaces collapsed and a
+/// French, Spanish, Italian, Portuguese, Polish, Czech, Slovak, Hungarian
+/// and the Nordic languages. Names are compared lower-cased, with spaces collapsed and a
 /// bracketed suffix removed (`Amount (EUR)`, `Betrag (€)`, `Withdrawal (-)`).
 /// Where several columns could serve a role, the lowest rank wins (a payee's
 /// name before a free-text description, a booking date before a value date).
@@ -21,10 +21,10 @@ public enum HeaderVocabulary {
         (.date, 1, ["date", "transaction date", "trans date", "trans. date", "posted date", "posting date", "post date",
                     "booking date", "booked date", "date posted", "created", "created at", "created date", "timestamp", "datetime",
                     "date/time", "date time", "run date", "order date", "started date", "completed date", "settlement date",
-                    "transaction time", "date of transaction"]),
+                    "transaction time", "date of transaction", "posted transactions date", "dateop"]),
         (.date, 1, [
                     // German, Dutch
-                    "datum", "buchungstag", "buchungsdatum", "buchung", "belegdatum", "boekingsdatum", "transactiedatum",
+                    "datum", "buchungstag", "buchungsdatum", "buchung", "belegdatum", "boekingsdatum", "transactiedatum", "uitvoeringsdatum",
                     // French, Spanish, Italian, Portuguese
                     "date de l'opération", "date de l'operation", "date opération", "date operation", "date d'opération",
                     "date comptable", "fecha", "fecha operación", "fecha operacion", "fecha de operación", "fecha contable",
@@ -33,6 +33,8 @@ public enum HeaderVocabulary {
                     // Polish, Czech
                     "data księgowania", "data transakcji", "data operacji", "datum zaúčtování", "datum transakce",
                     "datum provedení", "datum pohybu",
+                    // Hungarian, Slovak
+                    "könyvelés dátuma", "dátum",
                     // Nordic
                     "bokföringsdag", "bokföringsdatum", "transaktionsdatum", "transaktionsdag", "dato", "bogføringsdato",
                     "bokført dato", "bokføringsdato", "kirjauspäivä", "päivämäärä", "tapahtumapäivä"]),
@@ -47,7 +49,9 @@ public enum HeaderVocabulary {
                            "empfänger", "auftraggeber", "name zahlungsbeteiligter", "naam / omschrijving", "naam/omschrijving",
                            "naam", "naam tegenpartij", "tegenpartij", "nom", "bénéficiaire", "beneficiario", "ordenante",
                            "destinatário", "nazwa kontrahenta", "kontrahent", "odbiorca", "název protiúčtu", "protistrana",
-                           "mottagare", "modtager", "mottaker", "saaja/maksaja", "saaja / maksaja", "saaja", "betalningsmottagare"]),
+                           "mottagare", "modtager", "mottaker", "saaja/maksaja", "saaja / maksaja", "saaja", "betalningsmottagare",
+                           "tegenrekeninghouder", "naam van de tegenpartij", "beneficiary/payer", "nazwa odbiorcy", "nadawca/odbiorca",
+                           "partner elnevezése", "zahlungsempfänger*in", "empfänger/zahlungspflichtiger"]),
         (.description, 2, ["description", "transaction description", "transaction details", "title", "narrative", "counterparty",
                            "payment details", "beschreibung1", "description1",
                            "merchant description", "original description", "transaction", "particulars",
@@ -55,23 +59,23 @@ public enum HeaderVocabulary {
                            "libelle operation", "détail", "detail", "concepto", "descripción", "descripcion", "descrizione",
                            "descrição", "descricao", "histórico", "opis", "opis operacji", "tytuł", "tytul", "tytuł operacji",
                            "popis", "popis transakce", "beskrivning", "text", "tekst", "beskrivelse", "kuvaus", "selitys",
-                           "viesti", "rubrik"]),
+                           "viesti", "rubrik", "label"]),
         (.description, 3, ["details", "action", "verwendungszweck", "buchungstext", "reference", "mededelingen", "causale", "mitteilung",
                            "referencia", "riferimento", "communication", "zpráva", "meddelande", "type"]),
         (.amount, 1, ["amount", "net", "net amount", "amount (total)", "total", "transaction amount", "value",
                       "betrag", "umsatz", "umsatz in eur", "bedrag", "montant", "importe", "importo", "valor", "montante", "kwota",
-                      "kwota operacji", "částka", "belopp", "beløb", "beløp", "summa", "määrä", "summe"]),
+                      "kwota operacji", "částka", "belopp", "beløb", "beløp", "summa", "määrä", "summe", "összeg", "suma"]),
         (.amount, 2, ["gross", "gross amount", "brutto"]),
         (.debit, 1, ["belastung", "belastungen", "debit", "debit amount", "debits", "withdrawal", "withdrawals", "withdrawal amount", "paid out",
                      "money out", "outflow", "out", "spent", "amount debit", "debet", "soll", "ausgang", "af", "débit", "debit",
                      "debe", "cargo", "cargos", "dare", "uscite", "addebiti", "débito", "saída", "obciążenia", "wydatki",
-                     "výdaj", "výdej", "uttag", "ut", "udbetaling", "hævet", "ut av konto", "nosto", "veloitus"]),
+                     "výdaj", "výdej", "uttag", "ut", "udbetaling", "hævet", "ut av konto", "ut fra konto", "nosto", "veloitus"]),
         (.credit, 1, ["gutschrift", "gutschriften", "inn", "credit", "credit amount", "credits", "deposit", "deposits", "deposit amount", "paid in", "money in",
                       "inflow", "in", "received", "amount credit", "haben", "eingang", "bij", "crédit", "haber", "abono",
                       "abonos", "avere", "entrate", "accrediti", "crédito", "entrada", "uznania", "wpływy", "příjem",
                       "insättning", "in på konto", "indbetaling", "indsat", "inn på konto", "pano", "hyvitys"]),
         (.direction, 1, ["af bij", "af/bij", "transaction type", "credit/debit", "debit/credit", "credit debit indicator", "cr/dr", "dr/cr", "d/c",
-                         "c/d", "soll/haben", "debit or credit", "debit credit", "s/h", "sens"]),
+                         "c/d", "soll/haben", "debit or credit", "debit credit", "s/h", "sens", "creditdebet", "kredit/debet"]),
         (.fee, 1, ["fee", "fees", "fee amount", "commission", "gebühr", "gebühren", "kosten", "frais", "comisión", "commissione",
                    "taxa", "prowizja", "poplatek", "avgift", "gebyr", "palkkio"]),
         (.currency, 1, ["currency", "currency code", "ccy", "währung", "waehrung", "valuta", "munt", "devise", "moneda",
@@ -124,6 +128,13 @@ public enum HeaderVocabulary {
     /// The role and rank of a header name, if tagsh knows it.
     static func role(of raw: String) -> (ColumnRole, Int)? {
         let n = normalized(raw)
-        return index[n]
+        if let known = index[n] { return known }
+        // `#Kwota` (mBank marks its names), `Belastung CHF` (a currency code after the name).
+        if n.hasPrefix("#"), let known = index[String(n.dropFirst())] { return known }
+        if let space = n.lastIndex(of: " "), case let code = n[n.index(after: space)...],
+           code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }), let known = index[String(n[..<space])] {
+            return known
+        }
+        return nil
     }
 }

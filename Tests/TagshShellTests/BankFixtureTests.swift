@@ -82,3 +82,71 @@ struct BankFixtureTests {
         #expect((0..<r.count).allSatisfy { r.category[$0] == l.category[$0] || $0 == 0 }, "\(e.file): categories moved")
     }
 }
+
+/// Exports whose EXPECTED.tsv line gives options read the same without them: their header's names are known
+/// (`HeaderVocabulary`), or known in part with the rest found by what the records hold, or there is no header and
+/// the columns are found so (a debit and a credit column side by side included).
+struct BankFixturesWithoutOptionsTests {
+    /// The fixtures with options that read right without them (21 before names known in part were used, and
+    /// debit and credit columns found by what they hold).
+    static let readWithoutOptions: Set<String> = [
+        "wellsfargo.csv", "usaa.csv", "tdbank.csv", "stripe-balance.csv", "amazon-payments.csv", "personal-capital.csv",
+        "barclaycard.csv", "nationwide.csv", "aib.csv", "ulster.csv", "raiffeisen-at.csv", "easybank-at.csv", "zkb.csv",
+        "knab.csv", "lansforsakringar.csv", "edb-dk.csv", "dnb-no.csv", "swedbank-lv.csv", "boursorama.csv", "mbank.csv",
+        "pko-bp.csv", "alior.csv", "airbank-cz.csv", "erste-hu.csv", "tatra-sk.csv", "anz-au.csv", "nab-au.csv", "hsbc-sg.csv",
+        "posb-sg.csv", "bradesco-br.csv", "revolut.csv", "kraken.csv", "nordea-dk.csv", "sparbanken-tanum.csv",
+        "portalbank-dk.csv", "otp-hu.csv", "ocbc-sg.csv", "dkb-giro-2023.csv",
+    ]
+
+    @Test(arguments: BankFixtureTests.expected.filter { readWithoutOptions.contains($0.file) })
+    func readsWithoutItsOptions(_ e: BankFixtureTests.Expected) throws {
+        #expect(!e.options.isEmpty, "\(e.file) needs no options in EXPECTED.tsv")
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        let path = BankFixtureTests.folder.appendingPathComponent(e.file).path
+        try #require(s.execute("open \(Lexer.quote(path))") == .ok, "\(e.file): \(sink.err)")
+        let l = try #require(s.ledger)
+        #expect(l.count == e.count, "\(e.file): count")
+        #expect((0..<l.count).map { l.day($0).description } == e.dates, "\(e.file): dates")
+        #expect(BankFixtureTests.amounts(l) == e.amounts, "\(e.file): amounts")
+        #expect(l.count > 0 && l.transaction(0).merchant.lowercased().hasPrefix(e.first.lowercased()),
+                "\(e.file): first description '\(l.count > 0 ? l.transaction(0).merchant : "")'")
+    }
+
+    @Test func theListCoversEveryNameInIt() {
+        #expect(Set(BankFixtureTests.expected.map(\.file)).isSuperset(of: Self.readWithoutOptions))
+    }
+
+    /// `Belastung CHF`, `#Kwota`: a currency code after a name, or mBank's `#` before it, leave the name known
+    /// (ZKB, mBank), so nothing is guessed; `Saldo CHF` is no name tagsh knows, and stays unused.
+    @Test func aNameWithACurrencyCodeOrAHashIsKnown() throws {
+        let path = try SmallLedgers.scratch("z.csv", "Datum;#Empfänger;Belastung CHF;Gutschrift CHF;Saldo CHF\n"
+                                            + "01.02.2024;REWE;47.11;;100.00\n03.02.2024;Lohn;;3124.50;3224.50\n")
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(!sink.err.contains("header's names"), "\(sink.err)")
+        #expect(s.ledger.map { l in (0..<l.count).map { "\(l.day($0)) \(l.transaction($0).merchant) \(l.amount($0))" } }
+                == ["2024-02-01 REWE -47.11", "2024-02-03 Lohn 3124.50"])
+    }
+
+    /// Two amount columns are a debit and a credit only when every record has an amount in exactly one of them:
+    /// an amount beside a balance is not.
+    @Test(arguments: [
+        ("01/05/2024,Coffee,4.75,,1000.00\n01/09/2024,Pay,,2850.00,3850.00\n", "-4.75 2850.00", "3 as the debit and 4 as the credit"),
+        ("01/05/2024,Coffee,-4.75,1000.00\n01/09/2024,Pay,2850.00,3850.00\n", "-4.75 2850.00", "3 as the amount"),
+        ("01/05/2024,Coffee,4.75,\n01/09/2024,Pay,2.00,\n", "4.75 2.00", "3 as the amount"),
+        ("01/05/2024,Coffee,4.75,1.00\n01/09/2024,Pay,,2850.00\n", "4.75 0", "3 as the amount"),
+    ])
+    func debitAndCreditSideBySide(_ text: String, _ amounts: String, _ said: String) throws {
+        let path = try SmallLedgers.scratch("h.csv", text)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(s.ledger.map { l in (0..<l.count).map { l.amount($0).description }.joined(separator: " ") } == amounts)
+        #expect(sink.err.contains(said), "\(sink.err)")
+    }
+}
