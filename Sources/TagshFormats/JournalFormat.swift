@@ -68,6 +68,13 @@ enum JournalFormat {
         return y
     }
 
+    /// A timeclock line: `i`, `I`, `o` or `O`, a space, then a date (`i 2013/04/05 09:30:00 Internal:Meeting`).
+    static func isTimeclock(_ line: String) -> Bool {
+        let u = Array(line.utf8.prefix(3))
+        return u.count == 3 && (u[0] == 0x69 || u[0] == 0x49 || u[0] == 0x6F || u[0] == 0x4F) && (u[1] == 0x20 || u[1] == 0x09)
+            && line.utf8.dropFirst(1).drop(while: { $0 == 0x20 || $0 == 0x09 }).first.map { $0 >= 0x30 && $0 <= 0x39 } == true
+    }
+
     static func read(_ bytes: [UInt8], path: String, stamp: FileStamp?, options: ReadOptions,
                      load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) throws(Diagnostic) -> LoadedLedger {
         var reader = TextReader(dialect: .journal, options: options, load: load)

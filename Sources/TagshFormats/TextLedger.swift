@@ -31,6 +31,8 @@ public struct TextLayout: Sendable {
     /// The main file's `include` paths that are relative to its folder, as written: a copy of the main file in
     /// another folder would not find them.
     public var relativeIncludes: [String] = []
+    /// What the reader noticed and kept as it is (timeclock lines), for `open` and `info`.
+    public var notes: [String] = []
 }
 
 /// A posting line of a journal or beancount transaction, split up.

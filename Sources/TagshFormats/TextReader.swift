@@ -29,6 +29,9 @@ struct TextReader {
     var pushed: [String] = []
     /// Postings whose amount tagsh keeps without a value (an expression it cannot evaluate exactly).
     var unknownAmounts = 0
+    /// Timeclock lines (`i 2013/04/05 09:30:00 Project`, `o ...`): ledger makes each pair a transaction of hours;
+    /// tagsh keeps them as they are and says so at open.
+    var timeclockLines = 0
     /// The year of year-less dates (`year 2024`, `Y 2024`, `apply year 2024`); the current year without one.
     var defaultYear: Int?
     let currentYear = Day.today.components.year
@@ -55,6 +58,11 @@ struct TextReader {
 
     mutating func finish(mainBytes: [UInt8], format: LedgerFormat) -> LoadedLedger {
         layout.tagStyle = ledgerStyle > hledgerStyle ? .ledger : .hledger
+        if timeclockLines > 0 {
+            layout.notes.append("\(timeclockLines) timeclock line\(timeclockLines == 1 ? "" : "s") (i/o) kept as "
+                                + "\(timeclockLines == 1 ? "it is" : "they are"): ledger makes each check-in and its check-out a "
+                                + "transaction of hours, tagsh leaves them out")
+        }
         ledger.categoryLock = locks
         return LoadedLedger(ledger: ledger, document: LedgerDocument(format: format, bytes: mainBytes, layout: .text(layout)),
                             skipped: skipped)
@@ -130,6 +138,7 @@ struct TextReader {
         ledgerStyle += other.ledgerStyle
         hledgerStyle += other.hledgerStyle
         unknownAmounts += other.unknownAmounts
+        timeclockLines += other.timeclockLines
     }
 
     /// The start of the first transaction line (a line starting with a digit) after the middle, within 1 MB.
@@ -218,6 +227,7 @@ struct TextReader {
                     continue
                 }
                 if let year = JournalFormat.yearDirective(line) { defaultYear = year }
+                if JournalFormat.isTimeclock(line) { timeclockLines += 1 }
                 if line.hasPrefix("--input-date-format ") {
                     let pattern = String(line.dropFirst(20)).trimmingCharacters(in: " \t")
                     let needsYear = !pattern.contains("%Y") && !pattern.contains("%y")

@@ -828,6 +828,9 @@ public final class Session {
             if case .csv(let layout) = file.document.layout {
                 for guess in layout.guesses { printer.note(TextSafety.sanitize(file.displayName) + ": " + guess) }
             }
+            if case .text(let layout) = file.document.layout {
+                for note in layout.notes { printer.note(TextSafety.sanitize(file.displayName) + ": " + note) }
+            }
         }
         if !loaded.skipped.isEmpty {
             printer.note("skipped \(loaded.skipped.count) record\(loaded.skipped.count == 1 ? "" : "s") that could not be read:")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TagshFormats
+@testable import TagshFormats
 import TagshModel
 @testable import TagshShell
 
@@ -250,5 +250,30 @@ struct TextFormatTests {
         let session = Session(sink: sink)
         #expect(session.execute("open \(dir.appendingPathComponent("a.journal").path)") == .failed(65))
         #expect(sink.err.contains("include cycle"))
+    }
+
+    /// Timeclock lines (ledger's regression suite has 40 files of them: found by `scripts/wild-check`) are hours,
+    /// not money: they are kept as they are, left out of the transactions, and `open` and `info` say so. (A line
+    /// that only starts with `i` or `o`, an `include` or an `o` without a date, is not one.)
+    @Test func timeclockLinesAreKeptAndSaid() throws {
+        let text = "2013/04/04 Coffee\n    Expenses:Food   3.00 EUR\n    Assets:Cash\n\n"
+            + "i 2013/04/05 09:30:00 Internal:Meeting\no 2013/04/05 10:00:00\nI\t2013/04/06 09:00:00 A\nO 2013/04/06 10:00:00\n"
+            + "2013/04/07 Lunch\n    Expenses:Food   9.00 EUR\n    Assets:Cash\n; i 2013/04/05 not a line of its own\n"
+        let path = try SmallLedgers.scratch("tl.ledger", text)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(s.ledger?.count == 2)
+        #expect(sink.err.contains("tl.ledger: 4 timeclock lines (i/o) kept as they are: ledger makes each check-in and its check-out "
+                                  + "a transaction of hours, tagsh leaves them out"), "\(sink.err)")
+        sink.reset()
+        s.execute("info")
+        #expect(sink.out.contains("note          4 timeclock lines"), "\(sink.out)")
+        #expect(s.execute("tag all +x") == .ok && s.execute("save") == .ok)
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.contains("i 2013/04/05 09:30:00 Internal:Meeting\no 2013/04/05 10:00:00\nI\t2013/04/06 09:00:00 A\nO 2013/04/06 10:00:00\n"))
+        for line in ["i 2013/04/05", "o 2013/04/05 10:00:00", "O 2013", "I\t2013"] { #expect(JournalFormat.isTimeclock(line), "\(line)") }
+        for line in ["include x.journal", "o", "i x", "input 2013", "io 2013/01/01", "o  ", "O"] { #expect(!JournalFormat.isTimeclock(line), "\(line)") }
     }
 }

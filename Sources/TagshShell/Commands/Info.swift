@@ -34,6 +34,9 @@ extension Commands {
                 for guess in layout.guesses { fields.append(("guessed", guess)) }
                 for note in layout.notes { fields.append(("note", note)) }
             }
+            if case .text(let layout) = file.document.layout {
+                for note in layout.notes { fields.append(("note", note)) }
+            }
             fields.append(("size", "\(file.document.bytes.count) bytes"))
         }
         fields.append(("transactions", String(ledger.count)))
