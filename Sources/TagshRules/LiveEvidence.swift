@@ -51,15 +51,14 @@ struct LiveEvidence: Sendable {
     private var amountAskedFirst: [UInt32: (amount: AmountOnly, tallies: [Tally])] = [:]
     struct AmountOnly: Hashable { var units: Int64; var scale: UInt8; var currency: UInt32 }
     struct MemoKey: Hashable { var level: Int; var key: UInt32 }
-    /// Scratch counts by category, intent and tag id, all zero between calls.
-    private var categoryCounts: [Int32] = []
-    private var intentCounts = [Int32](repeating: 0, count: 256)
-    private var tagCounts: [Int32] = []
-    /// The ids with a count in the scratch, each once.
-    private var countedCategories: [UInt32] = [], countedIntents: [UInt32] = [], countedTags: [UInt32] = []
+    /// Scratch counts, all zero between calls; and a second set for the other core (`count(rowsOf:)`).
+    private var scratch = Scratch(), spare = Scratch()
+    /// From how many rows a group's rows are counted on both cores, half each.
+    let parallelFrom: Int
 
     /// `groups`: the names grouped already (kept only when they are this ledger's names).
-    init(ledger: Ledger, groups: NameGroups? = nil) {
+    init(ledger: Ledger, groups: NameGroups? = nil, parallelFrom: Int = 1 << 15) {
+        self.parallelFrom = parallelFrom
         if let groups, groups.nameCount == ledger.merchants.count { self.groups = groups }
         byMerchant = KeyedGroups(rowsByMerchantOf: ledger)
         let merchantSlots = byMerchant.keyCount
@@ -73,7 +72,7 @@ struct LiveEvidence: Sendable {
     /// made: the scratch counts give each field's total and its most common value's count. (This runs for every
     /// merchant when the index is built: a million of them on some ledgers.)
     private mutating func measure(_ merchants: some Sequence<UInt32>, ledger: Ledger) {
-        prepareScratch(ledger)
+        scratch.prepare(ledger)
         // Taken out while it is written in place (the loop counts into the scratch, which is part of `self`).
         var kept = consistency
         consistency = []
@@ -89,11 +88,11 @@ struct LiveEvidence: Sendable {
                     if ledger.intent[r] != 0 { total.1 = 1; top.1 = 1 }
                     if ledger.tagSet[r] != 0 { total.2 = 1; top.2 = 1 }
                 } else if !rows.isEmpty {
-                    total = accumulate(byMerchant[m].lazy.map { Int($0) }, ledger: ledger)
-                    for c in countedCategories { top.0 = max(top.0, categoryCounts[Int(c)]) }
-                    for n in countedIntents { top.1 = max(top.1, intentCounts[Int(n)]) }
-                    for t in countedTags { top.2 = max(top.2, tagCounts[Int(t)]) }
-                    clearScratch()
+                    total = scratch.accumulate(byMerchant[m].lazy.map { Int($0) }, ledger: ledger)
+                    for c in scratch.countedCategories { top.0 = max(top.0, scratch.categoryCounts[Int(c)]) }
+                    for n in scratch.countedIntents { top.1 = max(top.1, scratch.intentCounts[Int(n)]) }
+                    for t in scratch.countedTags { top.2 = max(top.2, scratch.tagCounts[Int(t)]) }
+                    scratch.clear()
                 }
                 precondition(Int(m) < kept.count, "a merchant the index does not have")
                 let old = kept[Int(m)]
@@ -106,16 +105,6 @@ struct LiveEvidence: Sendable {
         consistency = kept
         agreeTotal[0] += sums.total.0; agreeTotal[1] += sums.total.1; agreeTotal[2] += sums.total.2
         agree[0] += sums.agree.0; agree[1] += sums.agree.1; agree[2] += sums.agree.2
-    }
-
-    /// Sizes the scratch counts for the ledger's tables (which only grow).
-    private mutating func prepareScratch(_ ledger: Ledger) {
-        if categoryCounts.count < Int(ledger.categories.ids.upperBound) + 1 {
-            categoryCounts = [Int32](repeating: 0, count: Int(ledger.categories.ids.upperBound) + 1)
-        }
-        if tagCounts.count < Int(ledger.tags.ids.upperBound) + 1 {
-            tagCounts = [Int32](repeating: 0, count: Int(ledger.tags.ids.upperBound) + 1)
-        }
     }
 
     /// The merchants whose transactions `changes` annotates differently (a note counts in no tally), each once.
@@ -311,11 +300,44 @@ struct LiveEvidence: Sendable {
         return first
     }
 
-    /// Counts the fields' values over the rows of `merchants` (that pass `include`).
+    /// Counts the fields' values over the rows of `merchants` (that pass `include`). From `parallelFrom` rows the
+    /// merchants are split where half the rows are, and each half is counted on a core of its own: a word in a
+    /// million descriptions (`CARD PAYMENT REF`) is a million rows, and a first `suggest` or a `review` key
+    /// counted four such words one row after another.
     private mutating func count(rowsOf merchants: [UInt32], ledger: Ledger, include: ((Int) -> Bool)? = nil) -> [Tally] {
-        let rows = GroupRows(groups: byMerchant, keys: merchants)
-        guard let include else { return count(rows: rows, ledger: ledger) }
-        return count(rows: rows.lazy.filter(include), ledger: ledger)
+        if let include { return count(rows: GroupRows(groups: byMerchant, keys: merchants).lazy.filter(include), ledger: ledger) }
+        var rows = 0, half = merchants.count
+        for m in merchants where Int(m) < byMerchant.keyCount { rows += byMerchant.range(of: m).count }
+        guard rows >= parallelFrom, merchants.count >= 2 else { return count(rows: GroupRows(groups: byMerchant, keys: merchants), ledger: ledger) }
+        var sum = 0
+        for (i, m) in merchants.enumerated() where Int(m) < byMerchant.keyCount {
+            sum += byMerchant.range(of: m).count
+            if sum * 2 >= rows { half = i + 1; break }
+        }
+        let groups = byMerchant
+        let first = GroupRows(groups: groups, keys: Array(merchants[..<half])), second = GroupRows(groups: groups, keys: Array(merchants[half...]))
+        var other = Scratch()
+        swap(&other, &spare)
+        other.prepare(ledger)
+        scratch.prepare(ledger)
+        var mine = Scratch()
+        swap(&mine, &scratch)
+        let (here, there) = Parallel.alongside({ () -> (Scratch, (Int32, Int32, Int32)) in
+            var theirs = other
+            let total = theirs.accumulate(second, ledger: ledger)
+            return (theirs, total)
+        }, { () throws(Never) -> (Scratch, (Int32, Int32, Int32)) in
+            let total = mine.accumulate(first, ledger: ledger)
+            return (mine, total)
+        })
+        scratch = here.0
+        var theirs = there.0
+        scratch.add(theirs)
+        theirs.clear()
+        spare = theirs
+        scanned = rows
+        let total = (here.1.0 + there.1.0, here.1.1 + there.1.1, here.1.2 + there.1.2)
+        return tallies(total)
     }
 
     /// The members of some keys' groups, key after key: a plain loop over the two arrays. (A lazy `flatMap` of
@@ -347,98 +369,141 @@ struct LiveEvidence: Sendable {
 
     /// Counts the fields' values over `rows`.
     private mutating func count(rows: some Sequence<Int>, ledger: Ledger) -> [Tally] {
-        prepareScratch(ledger)
-        let total = accumulate(rows, ledger: ledger)
+        scratch.prepare(ledger)
+        let total = scratch.accumulate(rows, ledger: ledger)
+        scanned = scratch.scanned
+        return tallies(total)
+    }
+
+    /// The tallies of what the scratch counted (`total`: how many rows had a value in each field); the scratch is
+    /// cleared.
+    private mutating func tallies(_ total: (Int32, Int32, Int32)) -> [Tally] {
         var out = [Tally(total: Int(total.0)), Tally(total: Int(total.1)), Tally(total: Int(total.2))]
-        for c in countedCategories { out[0].values[c] = Int(categoryCounts[Int(c)]) }
-        for n in countedIntents { out[1].values[n] = Int(intentCounts[Int(n)]) }
-        for t in countedTags { out[2].values[t] = Int(tagCounts[Int(t)]) }
+        for c in scratch.countedCategories { out[0].values[c] = Int(scratch.categoryCounts[Int(c)]) }
+        for n in scratch.countedIntents { out[1].values[n] = Int(scratch.intentCounts[Int(n)]) }
+        for t in scratch.countedTags { out[2].values[t] = Int(scratch.tagCounts[Int(t)]) }
         for f in 0..<3 { out[f].ranked = LiveEvidence.rank(out[f].values) }
-        clearScratch()
+        scratch.clear()
         return out
     }
 
-    /// Adds the fields' values of `rows` to the scratch counts, listing each id the first time it is counted
-    /// (`countedCategories`, ...), and returns how many of the rows have a value in each field.
-    ///
-    /// The rows come `batch` at a time: each one's columns are asked for first, and the members of its tag set
-    /// (a prefetch), then they are counted. Rows of many merchants lie all over the columns, and a row's tags
-    /// are three loads that wait on each other (its set, where the set starts, its members); asked for together,
-    /// a batch's loads wait for memory at once rather than one after another.
-    private mutating func accumulate(_ rows: some Sequence<Int>, ledger: Ledger) -> (Int32, Int32, Int32) {
-        var total: (Int32, Int32, Int32) = (0, 0, 0)
-        scanned = 0
-        let batch = LiveEvidence.batch
-        ledger.category.withUnsafeBufferPointer { category in
-            ledger.intent.withUnsafeBufferPointer { intent in
-                ledger.tagSet.withUnsafeBufferPointer { tagSet in
-                    ledger.tagSets.withMembers { members, starts in
-                        withUnsafeTemporaryAllocation(of: Int.self, capacity: batch) { pending in
-                            var n = 0
-                            func count() {
-                                for i in 0..<n {
-                                    let r = pending[i]
-                                    LiveEvidence.prefetch(category, r)
-                                    LiveEvidence.prefetch(intent, r)
-                                    let s = Int(tagSet[r])
-                                    if s != 0 { LiveEvidence.prefetch(members, starts[s]) }
-                                }
-                                for i in 0..<n {
-                                    let r = pending[i]
-                                    let c = category[r], v = intent[r], s = Int(tagSet[r])
-                                    if c != 0 {
-                                        total.0 += 1
-                                        if categoryCounts[Int(c)] == 0 { countedCategories.append(c) }
-                                        categoryCounts[Int(c)] += 1
+    /// Counts by category, intent and tag id, all zero between uses, with the ids counted (each once).
+    struct Scratch: Sendable {
+        var categoryCounts: [Int32] = []
+        var intentCounts = [Int32](repeating: 0, count: 256)
+        var tagCounts: [Int32] = []
+        var countedCategories: [UInt32] = [], countedIntents: [UInt32] = [], countedTags: [UInt32] = []
+        /// Rows looked at by the last `accumulate`.
+        var scanned = 0
+
+        /// Sizes the counts for the ledger's tables (which only grow).
+        mutating func prepare(_ ledger: Ledger) {
+            if categoryCounts.count < Int(ledger.categories.ids.upperBound) + 1 {
+                categoryCounts = [Int32](repeating: 0, count: Int(ledger.categories.ids.upperBound) + 1)
+            }
+            if tagCounts.count < Int(ledger.tags.ids.upperBound) + 1 {
+                tagCounts = [Int32](repeating: 0, count: Int(ledger.tags.ids.upperBound) + 1)
+            }
+        }
+
+        /// Adds `other`'s counts to these (both prepared for the same ledger).
+        mutating func add(_ other: Scratch) {
+            for c in other.countedCategories {
+                if categoryCounts[Int(c)] == 0 { countedCategories.append(c) }
+                categoryCounts[Int(c)] += other.categoryCounts[Int(c)]
+            }
+            for n in other.countedIntents {
+                if intentCounts[Int(n)] == 0 { countedIntents.append(n) }
+                intentCounts[Int(n)] += other.intentCounts[Int(n)]
+            }
+            for t in other.countedTags {
+                if tagCounts[Int(t)] == 0 { countedTags.append(t) }
+                tagCounts[Int(t)] += other.tagCounts[Int(t)]
+            }
+        }
+
+        /// Adds the fields' values of `rows` to the scratch counts, listing each id the first time it is counted
+        /// (`countedCategories`, ...), and returns how many of the rows have a value in each field.
+        ///
+        /// The rows come `batch` at a time: each one's columns are asked for first, and the members of its tag set
+        /// (a prefetch), then they are counted. Rows of many merchants lie all over the columns, and a row's tags
+        /// are three loads that wait on each other (its set, where the set starts, its members); asked for together,
+        /// a batch's loads wait for memory at once rather than one after another.
+        mutating func accumulate(_ rows: some Sequence<Int>, ledger: Ledger) -> (Int32, Int32, Int32) {
+            var total: (Int32, Int32, Int32) = (0, 0, 0)
+            scanned = 0
+            let batch = LiveEvidence.batch
+            ledger.category.withUnsafeBufferPointer { category in
+                ledger.intent.withUnsafeBufferPointer { intent in
+                    ledger.tagSet.withUnsafeBufferPointer { tagSet in
+                        ledger.tagSets.withMembers { members, starts in
+                            withUnsafeTemporaryAllocation(of: Int.self, capacity: batch) { pending in
+                                var n = 0
+                                func count() {
+                                    for i in 0..<n {
+                                        let r = pending[i]
+                                        Scratch.prefetch(category, r)
+                                        Scratch.prefetch(intent, r)
+                                        let s = Int(tagSet[r])
+                                        if s != 0 { Scratch.prefetch(members, starts[s]) }
                                     }
-                                    if v != 0 {
-                                        total.1 += 1
-                                        if intentCounts[Int(v)] == 0 { countedIntents.append(UInt32(v)) }
-                                        intentCounts[Int(v)] += 1
-                                    }
-                                    if s != 0 {
-                                        total.2 += 1
-                                        for k in starts[s]..<starts[s + 1] {
-                                            let t = members[k]
-                                            if tagCounts[Int(t)] == 0 { countedTags.append(t) }
-                                            tagCounts[Int(t)] += 1
+                                    for i in 0..<n {
+                                        let r = pending[i]
+                                        let c = category[r], v = intent[r], s = Int(tagSet[r])
+                                        if c != 0 {
+                                            total.0 += 1
+                                            if categoryCounts[Int(c)] == 0 { countedCategories.append(c) }
+                                            categoryCounts[Int(c)] += 1
+                                        }
+                                        if v != 0 {
+                                            total.1 += 1
+                                            if intentCounts[Int(v)] == 0 { countedIntents.append(UInt32(v)) }
+                                            intentCounts[Int(v)] += 1
+                                        }
+                                        if s != 0 {
+                                            total.2 += 1
+                                            for k in starts[s]..<starts[s + 1] {
+                                                let t = members[k]
+                                                if tagCounts[Int(t)] == 0 { countedTags.append(t) }
+                                                tagCounts[Int(t)] += 1
+                                            }
                                         }
                                     }
+                                    scanned += n
+                                    n = 0
                                 }
-                                scanned += n
-                                n = 0
+                                for r in rows {
+                                    pending[n] = r
+                                    n += 1
+                                    if n == batch { count() }
+                                }
+                                count()
                             }
-                            for r in rows {
-                                pending[n] = r
-                                n += 1
-                                if n == batch { count() }
-                            }
-                            count()
                         }
                     }
                 }
             }
+            return total
         }
-        return total
+
+        /// Asks for the cache line of `buffer[i]` without waiting for it.
+        @inline(__always) private static func prefetch<T>(_ buffer: UnsafeBufferPointer<T>, _ i: Int) {
+            if let base = buffer.baseAddress { tagsh_prefetch(base + i) }
+        }
+
+        /// Sets the counts back to zero.
+        mutating func clear() {
+            for c in countedCategories { categoryCounts[Int(c)] = 0 }
+            for n in countedIntents { intentCounts[Int(n)] = 0 }
+            for t in countedTags { tagCounts[Int(t)] = 0 }
+            countedCategories.removeAll(keepingCapacity: true)
+            countedIntents.removeAll(keepingCapacity: true)
+            countedTags.removeAll(keepingCapacity: true)
+        }
     }
 
-    /// Rows read together by `accumulate`.
+    /// Rows read together by `Scratch.accumulate`.
     static let batch = 16
-
-    /// Asks for the cache line of `buffer[i]` without waiting for it.
-    @inline(__always) private static func prefetch<T>(_ buffer: UnsafeBufferPointer<T>, _ i: Int) {
-        if let base = buffer.baseAddress { tagsh_prefetch(base + i) }
-    }
-
-    /// Sets the scratch counts back to zero.
-    private mutating func clearScratch() {
-        for c in countedCategories { categoryCounts[Int(c)] = 0 }
-        for n in countedIntents { intentCounts[Int(n)] = 0 }
-        for t in countedTags { tagCounts[Int(t)] = 0 }
-        countedCategories.removeAll(keepingCapacity: true)
-        countedIntents.removeAll(keepingCapacity: true)
-        countedTags.removeAll(keepingCapacity: true)
-    }
 
     // MARK: - groups
 

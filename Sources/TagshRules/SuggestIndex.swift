@@ -84,9 +84,10 @@ public struct SuggestIndex: Sendable {
 
     /// The index of every transaction of `ledger`, counted when asked; or of `rows` only, counted now.
     /// `nameGroups`: the ledger's names already grouped (`NameGroups(ledger.merchants)`), as the prompt prepares
-    /// them while it waits; read from the names at the first suggestion otherwise.
-    public init(ledger: Ledger, rows: [Int]? = nil, nameGroups: NameGroups? = nil) {
-        guard let rows else { live = LiveEvidence(ledger: ledger, groups: nameGroups); return }
+    /// them while it waits; read from the names at the first suggestion otherwise. `parallelFrom`: from how many
+    /// rows a group is counted on both cores (`LiveEvidence`; tests set it low).
+    public init(ledger: Ledger, rows: [Int]? = nil, nameGroups: NameGroups? = nil, parallelFrom: Int = 1 << 15) {
+        guard let rows else { live = LiveEvidence(ledger: ledger, groups: nameGroups, parallelFrom: parallelFrom); return }
         for r in rows { add(r, ledger: ledger) }
     }
 

@@ -55,6 +55,34 @@ struct SuggestIndexTests {
         }
     }
 
+    /// Counted on two cores (a group's merchants split where half its rows are: here from two rows on) or on one,
+    /// every suggestion is the same, with the same confidence and evidence; after changes too (the two counts'
+    /// scratches are kept and must be left at zero).
+    @Test(arguments: [21, 22] as [UInt64]) func countedOnTwoCoresAsOnOne(seed: UInt64) {
+        var l = SuggestIndexTests.ledger(count: 600, seed: seed)
+        // A tag and a category only the last merchant has: only the second half of a split of its group counts them.
+        let late = Set(SuggestIndexTests.merchants.suffix(1).compactMap { l.merchants.id(of: $0) })
+        let tag = l.tags.intern("late"), category = l.categories.intern("Late")
+        for r in 0..<l.count where late.contains(l.merchant[r]) {
+            l.tagSet[r] = l.tagSets.intern(Array(l.tagSets[l.tagSet[r]]) + [tag])
+            if r % 2 == 0 { l.category[r] = category }
+        }
+        var split = SuggestIndex(ledger: l, parallelFrom: 2)
+        var one = SuggestIndex(ledger: l, parallelFrom: .max)
+        #expect(SuggestIndexTests.everything(&split, l) == SuggestIndexTests.everything(&one, l))
+        var rng = SeededRandom(seed: seed)
+        for _ in 0..<3 {
+            var c = ChangeSet()
+            for _ in 0..<40 { SuggestIndexTests.recordRandomChange(row: Int(rng.next() % UInt64(l.count)), l, &rng, into: &c) }
+            l.apply(c)
+            split.update(c, reverted: false, ledger: l)
+            one.update(c, reverted: false, ledger: l)
+            let a = SuggestIndexTests.everything(&split, l), b = SuggestIndexTests.everything(&one, l)
+            let differ = (0..<l.count).first { a[$0] != b[$0] }
+            #expect(differ == nil, "row \(differ ?? 0): \(differ.map { a[$0] } ?? []) against \(differ.map { b[$0] } ?? [])")
+        }
+    }
+
     /// Names grouped beforehand (as the prompt groups them while it waits) suggest what an index that groups them
     /// itself suggests; groups of other names (another ledger's, fewer) are not used.
     @Test func namesGroupedBeforehandAreUsedOnlyForTheirLedger() throws {
