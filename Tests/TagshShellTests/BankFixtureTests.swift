@@ -95,7 +95,7 @@ struct BankFixturesWithoutOptionsTests {
         "knab.csv", "lansforsakringar.csv", "edb-dk.csv", "dnb-no.csv", "swedbank-lv.csv", "boursorama.csv", "mbank.csv",
         "pko-bp.csv", "alior.csv", "airbank-cz.csv", "erste-hu.csv", "tatra-sk.csv", "anz-au.csv", "nab-au.csv", "hsbc-sg.csv",
         "posb-sg.csv", "bradesco-br.csv", "revolut.csv", "kraken.csv", "nordea-dk.csv", "sparbanken-tanum.csv",
-        "portalbank-dk.csv", "otp-hu.csv", "ocbc-sg.csv", "dkb-giro-2023.csv",
+        "portalbank-dk.csv", "otp-hu.csv", "ocbc-sg.csv", "dkb-giro-2023.csv", "bnp-fortis.csv", "kbc.csv",
     ]
 
     @Test(arguments: BankFixtureTests.expected.filter { readWithoutOptions.contains($0.file) })
