@@ -390,11 +390,15 @@ public struct CSVReader {
                 && (AmountParser.parse(s, decimalComma: false) != nil || AmountParser.parse(s, decimalComma: true) != nil)
         }
         var roles = known
+        // A description name of the weakest rank (`Type`, `Reference`, `Details`, `Label`) is not taken on its
+        // own: where the other names are not all known, the column with the longest text is the description
+        // (that column may be it). Taken as named, `Type` made every merchant `POS`.
+        if let d = roles[.description], d.rank >= 3 { roles[.description] = nil }
         var found: [ColumnRole] = []
         // Columns named for a role beside these (a `Memo` read as notes, an `Account`) may still be found to be
         // the description (Barclays' only text column is `Memo`): then they serve as that alone.
         let core: Set<ColumnRole> = [.date, .description, .amount, .debit, .credit, .direction, .fee]
-        let named = Set(known.filter { core.contains($0.key) }.map(\.value.index))
+        let named = Set(roles.filter { core.contains($0.key) }.map(\.value.index))
         func free(_ i: Int) -> Bool { !named.contains(i) && !found.contains { roles[$0]?.index == i } }
         if roles[.date] == nil {
             guard let date = (0..<width).first(where: { free($0) && all($0) { isDate($0) } }) else { return nil }
@@ -404,11 +408,13 @@ public struct CSVReader {
         if roles[.amount] == nil && roles[.debit] == nil && roles[.credit] == nil {
             guard let amount = (0..<width).first(where: { free($0) && all($0) { isAmount($0) } }) else { return nil }
             // Money out and money in side by side (`Debit,Credit`, `Paid out,Paid in`): the next column holds only
-            // amounts too, and every record has an amount in exactly one of the two. The first is taken as the
-            // money out, as banks order them.
+            // amounts too, neither holds a negative one (a signed amount beside a fee or a balance is no pair), and
+            // every record has an amount in exactly one of the two. The first is taken as the money out, as banks
+            // order them.
             let next = amount + 1
+            func unsigned(_ i: Int) -> Bool { column(i).allSatisfy { !$0.contains("-") && !$0.contains("(") } }
             if next < width, free(next), rows.contains(where: { next < $0.count && !$0[next].isEmpty }),
-               column(next).allSatisfy({ $0.isEmpty || isAmount($0) }),
+               column(next).allSatisfy({ $0.isEmpty || isAmount($0) }), unsigned(amount), unsigned(next),
                rows.allSatisfy({ (amount >= $0.count || $0[amount].isEmpty) != (next >= $0.count || $0[next].isEmpty) }) {
                 roles[.debit] = (amount, 9)
                 roles[.credit] = (next, 9)

@@ -62,8 +62,8 @@ public enum HeaderVocabulary {
                            "libelle operation", "détail", "detail", "concepto", "descripción", "descripcion", "descrizione",
                            "descrição", "descricao", "histórico", "opis", "opis operacji", "tytuł", "tytul", "tytuł operacji",
                            "popis", "popis transakce", "beskrivning", "text", "tekst", "beskrivelse", "kuvaus", "selitys",
-                           "viesti", "rubrik", "label"]),
-        (.description, 3, ["details", "action", "verwendungszweck", "buchungstext", "reference", "mededelingen", "causale", "mitteilung",
+                           "viesti", "rubrik"]),
+        (.description, 3, ["label", "details", "action", "verwendungszweck", "buchungstext", "reference", "mededelingen", "causale", "mitteilung",
                            "referencia", "riferimento", "communication", "zpráva", "meddelande", "type"]),
         (.amount, 1, ["amount", "net", "net amount", "amount (total)", "total", "transaction amount", "value",
                       "betrag", "umsatz", "umsatz in eur", "bedrag", "montant", "importe", "importo", "valor", "montante", "kwota",
@@ -134,10 +134,19 @@ public enum HeaderVocabulary {
         if let known = index[n] { return known }
         // `#Kwota` (mBank marks its names), `Belastung CHF` (a currency code after the name).
         if n.hasPrefix("#"), let known = index[String(n.dropFirst())] { return known }
-        if let space = n.lastIndex(of: " "), case let code = n[n.index(after: space)...],
-           code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }), let known = index[String(n[..<space])] {
+        if let space = n.lastIndex(of: " "), currencyCodes.contains(String(n[n.index(after: space)...])),
+           let known = index[String(n[..<space])] {
             return known
         }
         return nil
     }
+
+    /// Currency codes a bank writes after a column's name (`Belastung CHF`, `Amount EUR`), lower-cased: a list,
+    /// since any three letters would take `Transaction Ref` for `Transaction` and `Transaction Amt` for a
+    /// description.
+    static let currencyCodes: Set<String> = [
+        "eur", "usd", "gbp", "chf", "sek", "nok", "dkk", "isk", "pln", "czk", "huf", "ron", "bgn", "hrk", "rsd", "try",
+        "uah", "jpy", "cny", "hkd", "sgd", "inr", "krw", "thb", "myr", "idr", "php", "twd", "aud", "nzd", "cad", "mxn",
+        "brl", "ars", "clp", "cop", "zar", "ils", "aed", "sar",
+    ]
 }

@@ -316,27 +316,21 @@ struct LiveEvidence: Sendable {
         }
         let groups = byMerchant
         let first = GroupRows(groups: groups, keys: Array(merchants[..<half])), second = GroupRows(groups: groups, keys: Array(merchants[half...]))
-        var other = Scratch()
-        swap(&other, &spare)
-        other.prepare(ledger)
-        scratch.prepare(ledger)
-        var mine = Scratch()
+        // Each count moves its scratch in and out (swaps, not copies: a second reference to its arrays would make
+        // the next write copy them, as long as the table of tags).
+        var theirs = Scratch(), mine = Scratch()
+        swap(&theirs, &spare)
         swap(&mine, &scratch)
-        let (here, there) = Parallel.alongside({ () -> (Scratch, (Int32, Int32, Int32)) in
-            var theirs = other
-            let total = theirs.accumulate(second, ledger: ledger)
-            return (theirs, total)
-        }, { () throws(Never) -> (Scratch, (Int32, Int32, Int32)) in
-            let total = mine.accumulate(first, ledger: ledger)
-            return (mine, total)
-        })
-        scratch = here.0
-        var theirs = there.0
-        scratch.add(theirs)
+        theirs.prepare(ledger)
+        mine.prepare(ledger)
+        let (here, there) = Parallel.alongside({ theirs.accumulate(second, ledger: ledger) },
+                                               { () throws(Never) in mine.accumulate(first, ledger: ledger) })
+        mine.add(theirs)
         theirs.clear()
-        spare = theirs
+        swap(&scratch, &mine)
+        swap(&spare, &theirs)
         scanned = rows
-        let total = (here.1.0 + there.1.0, here.1.1 + there.1.1, here.1.2 + there.1.2)
+        let total = (here.0 + there.0, here.1 + there.1, here.2 + there.2)
         return tallies(total)
     }
 

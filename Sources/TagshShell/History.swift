@@ -21,6 +21,9 @@ enum HistoryFile {
     /// Version 2 fingerprints a file eight bytes at a time; version 1 files (FNV-1a byte by byte) are still read.
     static let magic = "tagsh-history\t2"
     static let magicV1 = "tagsh-history\t1"
+    /// Version 3 is version 2 with a unit separator in a name written `\u`: written only when one is, so that a
+    /// tagsh that reads version 2 alone refuses such a history instead of reading `\u` as `u`.
+    static let magicV3 = "tagsh-history\t3"
 
     /// `bank.csv` → `bank.csv.tagsh-history`.
     static func path(for ledgerPath: String) -> String { ledgerPath + ".tagsh-history" }
@@ -178,7 +181,24 @@ enum HistoryFile {
             }
             if let s = step.setting { line("V\t" + [s.name, s.before, s.after].map(escape).joined(separator: "\t")) }
         }
+        if containsUnitSeparatorEscape(out) {
+            out.replaceSubrange(0..<magic.utf8.count, with: magicV3.utf8)
+        }
         return out
+    }
+
+    /// Whether `bytes` hold a `\u` escape (a backslash escaping a `u`, not an escaped backslash before one).
+    static func containsUnitSeparatorEscape(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return false }
+            var i = 0
+            while i < b.count, let found = memchr(base + i, 0x5C, b.count - i) {
+                let at = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+                if at + 1 < b.count && b[at + 1] == 0x75 { return true }
+                i = at + 2
+            }
+            return false
+        }
     }
 
     /// `stale`: the file's bytes are not those saved; `missingCategory`: they are, but the ledger read from them has
@@ -209,7 +229,9 @@ enum HistoryFile {
                 lineNumber += 1
                 switch lineNumber {
                 case 1:
-                    guard line.elementsEqual((magic).utf8) || line.elementsEqual((magicV1).utf8) else { throw .unreadable }
+                    guard line.elementsEqual(magic.utf8) || line.elementsEqual(magicV3.utf8) || line.elementsEqual(magicV1.utf8) else {
+                        throw .unreadable
+                    }
                 case 2:
                     guard line.elementsEqual(("F\t" + fingerprint).utf8) else { throw .stale }
                 default:

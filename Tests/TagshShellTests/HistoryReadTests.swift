@@ -15,7 +15,7 @@ struct HistoryReadTests {
     enum TextReader {
         static func read(_ text: String, fingerprint: String, ledger: inout Ledger) throws(HistoryFile.Failure) -> [Session.Step] {
             let lines = text.split(separator: "\n")
-            guard let first = lines.first.map(String.init), first == HistoryFile.magic || first == HistoryFile.magicV1 else { throw .unreadable }
+            guard let first = lines.first.map(String.init), first == HistoryFile.magic || first == HistoryFile.magicV3 || first == HistoryFile.magicV1 else { throw .unreadable }
             guard lines.count > 1, lines[1] == "F\t" + fingerprint else { throw .stale }
             var categoryID: [UInt32: UInt32] = [0: 0]
             var steps: [Session.Step] = []

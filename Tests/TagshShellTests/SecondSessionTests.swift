@@ -909,6 +909,9 @@ struct HistorySpellingTests {
         #expect(s.ledger?.transaction(0).tags == ["a\u{1F}b", "c"])
         #expect(s.execute("tag 1 +z") == .ok)
         #expect(s.execute("save") == .ok)
+        // Version 3: a tagsh that reads only version 2 would take `\u` for `u`, and refuses it instead.
+        let history = try String(contentsOfFile: HistoryFile.path(for: path), encoding: .utf8)
+        #expect(history.hasPrefix(HistoryFile.magicV3 + "\n") && history.contains("a\\ub"), "\(history)")
         let t = Self.reopen(path)
         #expect(t.steps.count == 1 && t.historyNote == nil)
         #expect(t.ledger?.transaction(0).tags == ["a\u{1F}b", "c", "z"])
@@ -930,6 +933,8 @@ struct HistorySpellingTests {
         #expect(s.ledger?.transaction(0).note.map { Array($0.unicodeScalars) } == Array("a\t\u{301}b".unicodeScalars))
         #expect(s.execute("note 1 other") == .ok)
         #expect(s.execute("save") == .ok)
+        // No unit separator: version 2, as before.
+        #expect(try String(contentsOfFile: HistoryFile.path(for: path), encoding: .utf8).hasPrefix(HistoryFile.magic + "\n"))
         let t = Self.reopen(path)
         #expect(t.steps.count == 2)
         #expect(t.steps.first.map { Array($0.command.unicodeScalars) } == Array(command.unicodeScalars))
@@ -941,6 +946,12 @@ struct HistorySpellingTests {
 
     /// A category's fields are escaped one by one and joined by the unit separator, so a name holding one (or a
     /// tab, a backslash) reads back as it was.
+    @Test func aUnitSeparatorEscapeIsFoundOnlyWhereWritten() {
+        for (text, found) in [("a\\ub", true), ("\\u", true), ("a\\\\ub", false), ("\\\\\\u", true), ("u\\tu", false), ("\\", false), ("", false)] {
+            #expect(HistoryFile.containsUnitSeparatorEscape(Array(text.utf8)) == found, "\(text)")
+        }
+    }
+
     @Test func aCategoryReadsBackWhateverItsNameHolds() {
         for name in ["Plain", "a\u{1F}b", "tab\there", "back\\slash\u{1F}", "\u{1F}", "é\u{301}\r\n"] {
             var c = Category(name: name, isDefault: false, color: Color(parsing: "brown"), icon: "☕")

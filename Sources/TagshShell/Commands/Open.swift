@@ -16,9 +16,9 @@ extension Commands {
             --date-format says how CSV dates are written (%d %m %y %Y %b %B %H %M %S %z and literal text); without it \
             the order of day and month is settled by the dates themselves, and a guess is reported. --columns says \
             which column holds what (see `help columns`); a file without a header row is read by what its columns \
-            hold (two amount columns with one of them filled in each row are debit and credit), a header row whose \
-            names tagsh knows only in part by those names and, for the rest, by what the columns hold; the guess is \
-            reported. \
+            hold in the first 50 records (two amount columns side by side, neither negative, with exactly one \
+            filled in each row, are debit then credit), a header row whose names tagsh knows only in part by the \
+            names it knows and, for the rest, by what the columns hold; the guess is reported. \
             The sidecar FILE.tagsh, if present, is sourced quietly after opening (unless tagsh was started with \
             --no-init); a line that fails is reported as FILE.tagsh:LINE and the others still load. With unsaved \
             changes, open at the prompt warns once; a second open discards them.
