@@ -320,6 +320,13 @@ public struct CSVReader {
             layout.guesses.append("no date settles whether the day or the month comes first (every day is 12 or less); "
                                 + "read as \(dateFormat) (\(hint.reason)); --date-format \(other) if that is wrong")
         }
+        // A description column that no record fills (BNP Paribas Fortis' `Tegenpartij`, an account number left
+        // empty, was taken over `Naam van de tegenpartij`) is said, not left to show as blank merchants.
+        if ledger.count > 0 && !ledger.merchants.ids.contains(where: { ledger.merchants.withUTF8($0) { !$0.isEmpty } }) {
+            let d = columns.description
+            let name = hasHeader && d < header.names.count ? "'\(header.names[d])'" : "\(d + 1)"
+            layout.guesses.append("the description column \(name) is empty in every record; --columns description=COLUMN reads another")
+        }
         return (ledger, layout, skipped)
     }
 

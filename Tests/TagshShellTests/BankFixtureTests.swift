@@ -157,6 +157,21 @@ struct BankFixturesWithoutOptionsTests {
         #expect(s.ledger.map { l in (0..<l.count).map { l.amount($0).description }.joined(separator: " ") } == amounts, "\(sink.err)")
     }
 
+    /// A description column no record fills is said at open (the merchants would show blank).
+    @Test func anEmptyDescriptionColumnIsSaid() throws {
+        let path = try SmallLedgers.scratch("e.csv", "Date,Payee,Memo,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,,Lunch,-9.00\n")
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(sink.err.contains("e.csv: the description column 'Payee' is empty in every record; --columns description=COLUMN reads another"),
+                "\(sink.err)")
+        let filled = try SmallLedgers.scratch("f.csv", "Date,Payee,Memo,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,Pret,Lunch,-9.00\n")
+        sink.reset()
+        #expect(s.execute("open \(filled)") == .ok)
+        #expect(!sink.err.contains("is empty in every record"), "\(sink.err)")
+    }
+
     /// Two amount columns are a debit and a credit only when every record has an amount in exactly one of them:
     /// an amount beside a balance is not.
     @Test(arguments: [
