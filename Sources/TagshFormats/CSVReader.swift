@@ -234,17 +234,31 @@ public struct CSVReader {
                     guesses.append("the file has no header row: read \(read); "
                                    + "--columns \(ColumnMap(positionsOf: inferred)) (changed as needed) to read it otherwise")
                 } else {
-                    // A header row whose names tagsh does not know: the columns come from what the records below it hold.
-                    var below = scanner
-                    var names: [FieldRef] = []
-                    var end = 0
-                    // Names it does know (`Description1`, `Debit Amount`) are taken for what they name.
-                    if (try? below.next(into: &names, recordEnd: &end)) == true,
-                       case let headerNames = names.map({ text($0) }),
-                       let (inferred, found) = inferColumns(from: below, header: headerNames, known: CSVColumns.knownRoles(headerNames)) {
-                        guesses.append(CSVReader.unknownHeaderGuess(inferred, found: found, header: headerNames))
-                        header = (headerNames, inferred, delimiter, first, below.pos, start..<end)
-                        inferredMap = ColumnMap(namesOf: inferred, header: headerNames)
+                    // A header row whose names tagsh does not know: the columns come from what the records below it
+                    // hold. Names it does know (`Description1`, `Debit Amount`) are taken for what they name. The
+                    // header is the first non-empty line, or, below lines above it (a statement's title, its
+                    // account), the first of the next lines that names a date, a description or an amount and
+                    // has records below it that read.
+                    let core: Set<ColumnRole> = [.date, .description, .amount, .debit, .credit]
+                    var candidate = scanner
+                    for k in 0..<20 {
+                        let lineStart = candidate.pos
+                        guard let lineEnd = lineEndOffset(from: lineStart) else { break }
+                        var below = Scanner(bytes: bytes, pos: lineStart, line: candidate.line,
+                                            delimiter: k == 0 ? delimiter : detectDelimiter(lineStart..<lineEnd))
+                        var names: [FieldRef] = []
+                        var end = 0
+                        guard (try? below.next(into: &names, recordEnd: &end)) == true else { break }
+                        let headerNames = names.map { text($0) }
+                        let known = CSVColumns.knownRoles(headerNames)
+                        if k == 0 || known.keys.contains(where: core.contains),
+                           let (inferred, found) = inferColumns(from: below, header: headerNames, known: known) {
+                            guesses.append(CSVReader.unknownHeaderGuess(inferred, found: found, header: headerNames))
+                            header = (headerNames, inferred, below.delimiter, candidate.line, below.pos, lineStart..<end)
+                            inferredMap = ColumnMap(namesOf: inferred, header: headerNames)
+                            break
+                        }
+                        candidate = below
                     }
                 }
                 if let columns {

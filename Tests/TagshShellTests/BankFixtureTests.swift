@@ -157,6 +157,27 @@ struct BankFixturesWithoutOptionsTests {
         #expect(s.ledger.map { l in (0..<l.count).map { l.amount($0).description }.joined(separator: " ") } == amounts, "\(sink.err)")
     }
 
+    /// A header tagsh knows only in part below a statement's title lines is found (the first of the lines that
+    /// names a date, a description or an amount with records below it that read), and the title lines are kept.
+    @Test func aHeaderKnownInPartBelowTitleLines() throws {
+        let text = "Statement for account 1234\n\nTxn Posted,Description,Amount\n01/05/2024,Blue Bottle,-4.75\n13/06/2024,Thames Water,-38.12\n"
+        let path = try SmallLedgers.scratch("t.csv", text)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(sink.err.contains("read 'Txn Posted' as the date (by what it holds)"), "\(sink.err)")
+        #expect(s.ledger.map { l in (0..<l.count).map { "\(l.day($0)) \(l.transaction($0).merchant) \(l.amount($0))" } }
+                == ["2024-05-01 Blue Bottle -4.75", "2024-06-13 Thames Water -38.12"])
+        #expect(s.execute("tag 1 +x") == .ok && s.execute("save") == .ok)
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.hasPrefix("Statement for account 1234\n\nTxn Posted,Description,Amount,"), "\(saved)")
+        let t = Session(sink: BufferSink())
+        t.sourcesSidecar = false
+        #expect(t.execute("open \(path)") == .ok)
+        #expect(t.ledger?.tagNames(0) == ["x"] && t.ledger?.count == 2)
+    }
+
     /// A description column no record fills is said at open (the merchants would show blank).
     @Test func anEmptyDescriptionColumnIsSaid() throws {
         let path = try SmallLedgers.scratch("e.csv", "Date,Payee,Memo,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,,Lunch,-9.00\n")
