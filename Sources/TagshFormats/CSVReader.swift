@@ -199,7 +199,7 @@ public struct CSVReader {
                     rememberedMap = remembered
                 }
             } else {
-                mapped = CSVColumns(header: names)
+                mapped = CSVColumns(header: names).map { withFilledDescription($0, header: names, below: scanner) }
             }
             if let columns = mapped {
                 header = (names, columns, delimiter, lineNumber, scanner.pos, lineStart..<recordEnd)
@@ -379,6 +379,24 @@ public struct CSVReader {
             rows.append(fields.map { text($0).trimmingSpaces() })
         }
         return rows
+    }
+
+    /// `columns`, its description moved to the next best-named description column when no sampled record fills
+    /// the one its name ranks first (Nordea's `Mottagare` is empty where `Rubrik` holds the text; BNP Paribas
+    /// Fortis' `Tegenpartij` is an account number left empty).
+    func withFilledDescription(_ columns: CSVColumns, header: [String], below: Scanner) -> CSVColumns {
+        let rows = sampleRecords(from: below, limit: 50)
+        func filled(_ i: Int) -> Bool { rows.contains { i < $0.count && !$0[i].isEmpty } }
+        guard !rows.isEmpty, !filled(columns.description) else { return columns }
+        let others = header.indices.compactMap { i -> (rank: Int, index: Int)? in
+            guard i != columns.description, !columns.used.contains(i), let (role, rank) = HeaderVocabulary.role(of: header[i]),
+                  role == .description else { return nil }
+            return (rank, i)
+        }.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }
+        guard let next = others.first(where: { filled($0.index) }) else { return columns }
+        var c = columns
+        c.description = next.index
+        return c
     }
 
     /// The most fields a record has among the first ones.

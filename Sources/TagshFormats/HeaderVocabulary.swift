@@ -78,7 +78,7 @@ public enum HeaderVocabulary {
                       "abonos", "avere", "entrate", "accrediti", "crédito", "entrada", "uznania", "wpływy", "příjem",
                       "insättning", "in på konto", "indbetaling", "indsat", "inn på konto", "pano", "hyvitys"]),
         (.direction, 1, ["af bij", "af/bij", "transaction type", "credit/debit", "debit/credit", "credit debit indicator", "cr/dr", "dr/cr", "d/c",
-                         "c/d", "soll/haben", "debit or credit", "debit credit", "s/h", "sens", "creditdebet", "kredit/debet"]),
+                         "c/d", "soll/haben", "debit or credit", "debit credit", "s/h", "sens", "creditdebet", "kredit/debet", "debit/kredit"]),
         (.fee, 1, ["fee", "fees", "fee amount", "commission", "gebühr", "gebühren", "kosten", "frais", "comisión", "commissione",
                    "taxa", "prowizja", "poplatek", "avgift", "gebyr", "palkkio"]),
         (.currency, 1, ["currency", "currency code", "ccy", "währung", "waehrung", "valuta", "munt", "devise", "moneda",

@@ -96,6 +96,7 @@ struct BankFixturesWithoutOptionsTests {
         "pko-bp.csv", "alior.csv", "airbank-cz.csv", "erste-hu.csv", "tatra-sk.csv", "anz-au.csv", "nab-au.csv", "hsbc-sg.csv",
         "posb-sg.csv", "bradesco-br.csv", "revolut.csv", "nordea-dk.csv", "sparbanken-tanum.csv",
         "portalbank-dk.csv", "otp-hu.csv", "ocbc-sg.csv", "dkb-giro-2023.csv", "bnp-fortis.csv", "kbc.csv",
+        "nordea-se.csv", "wise.csv", "swisscard.csv",
     ]
 
     @Test(arguments: BankFixtureTests.expected.filter { readWithoutOptions.contains($0.file) })
@@ -176,6 +177,23 @@ struct BankFixturesWithoutOptionsTests {
         t.sourcesSidecar = false
         #expect(t.execute("open \(path)") == .ok)
         #expect(t.ledger?.tagNames(0) == ["x"] && t.ledger?.count == 2)
+    }
+
+    /// Where the description column a header's names rank first is empty in every sampled record, the next
+    /// description column that holds text is read (Nordea's `Mottagare` beside `Rubrik`); a column named for
+    /// another role (a `Memo`, notes) is not taken for it.
+    @Test func anEmptyFirstDescriptionGivesWayToTheNext() throws {
+        let path = try SmallLedgers.scratch("n.csv", "Date,Payee,Description,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,,Lunch,-9.00\n")
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(s.ledger.map { l in (0..<l.count).map { l.transaction($0).merchant } } == ["Blue Bottle Coffee", "Lunch"])
+        #expect(!sink.err.contains("is empty in every record"), "\(sink.err)")
+        // One record filling the first is enough to keep it.
+        let kept = try SmallLedgers.scratch("k.csv", "Date,Payee,Description,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,Pret,Lunch,-9.00\n")
+        #expect(s.execute("open \(kept)") == .ok)
+        #expect(s.ledger.map { l in (0..<l.count).map { l.transaction($0).merchant } } == ["", "Pret"])
     }
 
     /// A description column no record fills is said at open (the merchants would show blank).
