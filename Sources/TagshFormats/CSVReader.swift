@@ -445,7 +445,11 @@ public struct CSVReader {
             found.append(.date)
         }
         if roles[.amount] == nil && roles[.debit] == nil && roles[.credit] == nil {
-            guard let amount = (0..<width).first(where: { free($0) && all($0) { isAmount($0) } }) else { return nil }
+            // Of the columns of amounts, the first with a negative one: a balance, all positive, often comes
+            // first (ABN AMRO's tab-separated export has two before the signed amount).
+            let amounts = (0..<width).filter { free($0) && all($0) { isAmount($0) } }
+            guard let firstAmount = amounts.first else { return nil }
+            let amount = amounts.first(where: { column($0).contains { $0.hasPrefix("-") || $0.hasPrefix("(") } }) ?? firstAmount
             // Money out and money in side by side (`Debit,Credit`, `Paid out,Paid in`): the next column holds only
             // amounts too, neither holds a negative one (a signed amount beside a fee or a balance is no pair), and
             // every record has an amount in exactly one of the two. The first is taken as the money out, as banks

@@ -96,7 +96,7 @@ struct BankFixturesWithoutOptionsTests {
         "pko-bp.csv", "alior.csv", "airbank-cz.csv", "erste-hu.csv", "tatra-sk.csv", "anz-au.csv", "nab-au.csv", "hsbc-sg.csv",
         "posb-sg.csv", "bradesco-br.csv", "revolut.csv", "nordea-dk.csv", "sparbanken-tanum.csv",
         "portalbank-dk.csv", "otp-hu.csv", "ocbc-sg.csv", "dkb-giro-2023.csv", "bnp-fortis.csv", "kbc.csv",
-        "nordea-se.csv", "wise.csv", "swisscard.csv",
+        "nordea-se.csv", "wise.csv", "swisscard.csv", "abnamro.tab",
     ]
 
     @Test(arguments: BankFixtureTests.expected.filter { readWithoutOptions.contains($0.file) })
@@ -136,6 +136,8 @@ struct BankFixturesWithoutOptionsTests {
     /// Shapes a review found read wrong by the first version of the above (each read right before it): a weak
     /// description name (`Type`, `Label`) beside an unknown payee column, a word after a name that is not a
     /// currency code (`Transaction Ref`, `Transaction Amt`), a signed amount beside a sparse fee or a balance.
+    /// Then a balance before the signed amount (ABN AMRO), which was read as the amount, and unsigned amounts
+    /// before a balance, which still are the amount.
     @Test(arguments: [
         ("Txn Posted,Type,Payee Details,Amount\n01/05/2024,POS,BLUE BOTTLE COFFEE SF,-4.75\n01/06/2024,DD,THAMES WATER,-38.12\n",
          "BLUE BOTTLE COFFEE SF|THAMES WATER", "-4.75 -38.12"),
@@ -147,8 +149,12 @@ struct BankFixturesWithoutOptionsTests {
         ("01/05/2024,Coffee,-4.75,\n01/06/2024,Card fee,,-1.50\n01/07/2024,Lunch,-12.00,\n", "Coffee|Card fee|Lunch", "-4.75 0 -12.00"),
         ("01/04/2024,Opening balance,,1000.00\n01/05/2024,Coffee,-4.75,\n01/06/2024,Lunch,-12.00,\n",
          "Opening balance|Coffee|Lunch", "0 -4.75 -12.00"),
+        // A balance before the signed amount: the column with a negative amount is the amount.
+        ("01/05/2024,Coffee,995.25,-4.75\n01/06/2024,Pay,3845.25,2850.00\n", "Coffee|Pay", "-4.75 2850.00"),
+        // Unsigned amounts before a balance: the first.
+        ("01/05/2024,Coffee,4.75,995.25\n01/06/2024,Lunch,12.00,983.25\n", "Coffee|Lunch", "4.75 12.00"),
     ])
-    func weakNamesAndSignedAmountsAreReadAsBefore(_ text: String, _ merchants: String, _ amounts: String) throws {
+    func weakNamesSignedAmountsAndBalances(_ text: String, _ merchants: String, _ amounts: String) throws {
         let path = try SmallLedgers.scratch("w.csv", text)
         let sink = BufferSink()
         let s = Session(sink: sink)
