@@ -465,10 +465,23 @@ public struct CSVReader {
             } else {
                 roles[.amount] = (amount, 9)
                 found.append(.amount)
+                // Unsigned amounts beside a column of `Debet`/`Credit` (`D`/`C`, `Af`/`Bij`) in every record, both
+                // met (Triodos): that column says which way each goes.
+                if roles[.direction] == nil, unsigned(amount),
+                   let d = (0..<width).first(where: { i in
+                       free(i) && rows.allSatisfy { i < $0.count && AmountParser.direction($0[i]) != nil }
+                           && Set(column(i).compactMap { AmountParser.direction($0) }).count == 2
+                   }) {
+                    roles[.direction] = (d, 9)
+                    found.append(.direction)
+                }
             }
         }
         if roles[.description] == nil {
-            let textColumns = (0..<width).filter { free($0) && !all($0) { isAmount($0) || isDate($0) } }
+            var textColumns = (0..<width).filter { free($0) && !all($0) { isAmount($0) || isDate($0) } }
+            // A column with the same text in every record (the account's own number, Triodos) names no merchant.
+            let varying = textColumns.filter { Set(column($0)).count > 1 }
+            if rows.count > 1 && !varying.isEmpty { textColumns = varying }
             func averageLength(_ i: Int) -> Int { column(i).reduce(0) { $0 + $1.count } }
             guard let description = textColumns.max(by: { averageLength($0) < averageLength($1) }) else { return nil }
             roles[.description] = (description, 9)
@@ -493,7 +506,10 @@ public struct CSVReader {
     /// credit`), each column named by `name`.
     static func readAs(_ c: CSVColumns, name: (Int) -> String, note: (ColumnRole) -> String = { _ in "" }) -> String {
         var parts = [name(c.date) + " as the date" + note(.date), name(c.description) + " as the description" + note(.description)]
-        if let a = c.amount { parts.append(name(a) + " as the amount" + note(.amount)) } else {
+        if let a = c.amount {
+            parts.append(name(a) + " as the amount" + note(.amount))
+            if let d = c.direction { parts.append(name(d) + " as the direction" + note(.direction)) }
+        } else {
             if let d = c.debit { parts.append(name(d) + " as the debit" + note(.debit)) }
             if let k = c.credit { parts.append(name(k) + " as the credit" + note(.credit)) }
         }

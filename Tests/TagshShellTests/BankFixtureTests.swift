@@ -96,7 +96,7 @@ struct BankFixturesWithoutOptionsTests {
         "pko-bp.csv", "alior.csv", "airbank-cz.csv", "erste-hu.csv", "tatra-sk.csv", "anz-au.csv", "nab-au.csv", "hsbc-sg.csv",
         "posb-sg.csv", "bradesco-br.csv", "revolut.csv", "nordea-dk.csv", "sparbanken-tanum.csv",
         "portalbank-dk.csv", "otp-hu.csv", "ocbc-sg.csv", "dkb-giro-2023.csv", "bnp-fortis.csv", "kbc.csv",
-        "nordea-se.csv", "wise.csv", "swisscard.csv", "abnamro.tab",
+        "nordea-se.csv", "wise.csv", "swisscard.csv", "abnamro.tab", "triodos.csv",
     ]
 
     @Test(arguments: BankFixtureTests.expected.filter { readWithoutOptions.contains($0.file) })
@@ -153,6 +153,12 @@ struct BankFixturesWithoutOptionsTests {
         ("01/05/2024,Coffee,995.25,-4.75\n01/06/2024,Pay,3845.25,2850.00\n", "Coffee|Pay", "-4.75 2850.00"),
         // Unsigned amounts before a balance: the first.
         ("01/05/2024,Coffee,4.75,995.25\n01/06/2024,Lunch,12.00,983.25\n", "Coffee|Lunch", "4.75 12.00"),
+        // Unsigned amounts and a direction column with both ways in it; the account's own number in every record
+        // is not the description.
+        ("01/05/2024,NL12TRIO0123456789,4.75,Debet,Coffee\n01/06/2024,NL12TRIO0123456789,2850.00,Credit,Pay\n", "Coffee|Pay",
+         "-4.75 2850.00"),
+        // Only one way met: not taken for a direction (it could be any column of two words).
+        ("01/05/2024,Coffee,4.75,Out\n01/06/2024,Lunch,12.00,Out\n", "Coffee|Lunch", "4.75 12.00"),
     ])
     func weakNamesSignedAmountsAndBalances(_ text: String, _ merchants: String, _ amounts: String) throws {
         let path = try SmallLedgers.scratch("w.csv", text)
