@@ -479,9 +479,14 @@ public struct CSVReader {
         }
         if roles[.description] == nil {
             var textColumns = (0..<width).filter { free($0) && !all($0) { isAmount($0) || isDate($0) } }
-            // A column with the same text in every record (the account's own number, Triodos) names no merchant.
-            let varying = textColumns.filter { Set(column($0)).count > 1 }
-            if rows.count > 1 && !varying.isEmpty { textColumns = varying }
+            // A column with the same number in every record (the account's own, Triodos: six digits or more)
+            // names no merchant. (The same name in every record may: a file of rent payments.)
+            func accountNumber(_ i: Int) -> Bool {
+                let values = Set(column(i))
+                return values.count == 1 && values.first.map { $0.filter(\.isNumber).count >= 6 } == true
+            }
+            let named = textColumns.filter { !accountNumber($0) }
+            if rows.count > 1 && !named.isEmpty { textColumns = named }
             func averageLength(_ i: Int) -> Int { column(i).reduce(0) { $0 + $1.count } }
             guard let description = textColumns.max(by: { averageLength($0) < averageLength($1) }) else { return nil }
             roles[.description] = (description, 9)

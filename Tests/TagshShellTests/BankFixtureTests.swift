@@ -157,6 +157,8 @@ struct BankFixturesWithoutOptionsTests {
         // is not the description.
         ("01/05/2024,NL12TRIO0123456789,4.75,Debet,Coffee\n01/06/2024,NL12TRIO0123456789,2850.00,Credit,Pay\n", "Coffee|Pay",
          "-4.75 2850.00"),
+        // The same name in every record (a file of rent payments) is still the description.
+        ("01/05/2024,RENT LANDLORD,-1000.00,R1\n01/06/2024,RENT LANDLORD,-1000.00,R2\n", "RENT LANDLORD|RENT LANDLORD", "-1000.00 -1000.00"),
         // Only one way met: not taken for a direction (it could be any column of two words).
         ("01/05/2024,Coffee,4.75,Out\n01/06/2024,Lunch,12.00,Out\n", "Coffee|Lunch", "4.75 12.00"),
     ])
