@@ -172,6 +172,8 @@ public struct CSVReader {
         var header: (names: [String], columns: CSVColumns, delimiter: UInt8, line: Int, next: Int, range: Range<Int>)?
         var rememberedMap: ColumnMap?
         var inferredMap: ColumnMap?
+        /// The description column a header's names rank first, and the one read because the first is empty.
+        var movedDescription: (from: Int, to: Int)?
         var probe = Scanner(bytes: bytes, pos: bodyStart, line: 1, delimiter: 0x2C)
         var firstNonEmptyLine: Int?
         for _ in 0..<20 {
@@ -199,7 +201,11 @@ public struct CSVReader {
                     rememberedMap = remembered
                 }
             } else {
-                mapped = CSVColumns(header: names).map { withFilledDescription($0, header: names, below: scanner) }
+                mapped = CSVColumns(header: names).map { columns in
+                    let filled = withFilledDescription(columns, header: names, below: scanner)
+                    if filled.description != columns.description { movedDescription = (columns.description, filled.description) }
+                    return filled
+                }
             }
             if let columns = mapped {
                 header = (names, columns, delimiter, lineNumber, scanner.pos, lineStart..<recordEnd)
@@ -210,6 +216,10 @@ public struct CSVReader {
         }
         var hasHeader = true
         var guesses: [String] = []
+        if let (from, to) = movedDescription, let names = header?.names, from < names.count, to < names.count {
+            guesses.append("'\(names[from])' is empty in the first records: read '\(names[to])' as the description; "
+                           + "--columns description=\"\(names[from])\" to read it otherwise")
+        }
         if header == nil, let first = firstNonEmptyLine {
             // No header row: the records start at the first line; the columns come from --columns or from what they hold.
             var probe = Scanner(bytes: bytes, pos: bodyStart, line: 1, delimiter: 0x2C)
@@ -237,8 +247,9 @@ public struct CSVReader {
                     // A header row whose names tagsh does not know: the columns come from what the records below it
                     // hold. Names it does know (`Description1`, `Debit Amount`) are taken for what they name. The
                     // header is the first non-empty line, or, below lines above it (a statement's title, its
-                    // account), the first of the next lines that names a date, a description or an amount and
-                    // has records below it that read.
+                    // account), the first of the next 19 lines that names a date, a description or an amount, holds
+                    // no date or amount itself, and has records below it that read; and no line above it reads as
+                    // a record (a date and an amount), which would be a transaction left out.
                     let core: Set<ColumnRole> = [.date, .description, .amount, .debit, .credit]
                     var candidate = scanner
                     for k in 0..<20 {
@@ -251,7 +262,13 @@ public struct CSVReader {
                         guard (try? below.next(into: &names, recordEnd: &end)) == true else { break }
                         let headerNames = names.map { text($0) }
                         let known = CSVColumns.knownRoles(headerNames)
-                        if k == 0 || known.keys.contains(where: core.contains),
+                        let values = headerNames.contains { CSVReader.looksLikeDate($0.trimmingSpaces()) || CSVReader.looksLikeAmount($0.trimmingSpaces()) }
+                        if k > 0 && values {
+                            // A record: a header below it would leave it out.
+                            if headerNames.contains(where: { CSVReader.looksLikeDate($0.trimmingSpaces()) }),
+                               headerNames.contains(where: { CSVReader.looksLikeAmount($0.trimmingSpaces()) }) { break }
+                        }
+                        if k == 0 || (!values && known.keys.contains(where: core.contains)),
                            let (inferred, found) = inferColumns(from: below, header: headerNames, known: known) {
                             guesses.append(CSVReader.unknownHeaderGuess(inferred, found: found, header: headerNames))
                             header = (headerNames, inferred, below.delimiter, candidate.line, below.pos, lineStart..<end)
@@ -389,8 +406,9 @@ public struct CSVReader {
         func filled(_ i: Int) -> Bool { rows.contains { i < $0.count && !$0[i].isEmpty } }
         guard !rows.isEmpty, !filled(columns.description) else { return columns }
         let others = header.indices.compactMap { i -> (rank: Int, index: Int)? in
+            // (Not a name of the weakest rank, `Type` or `Reference`: see `inferColumns`.)
             guard i != columns.description, !columns.used.contains(i), let (role, rank) = HeaderVocabulary.role(of: header[i]),
-                  role == .description else { return nil }
+                  role == .description, rank <= 2 else { return nil }
             return (rank, i)
         }.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }
         guard let next = others.first(where: { filled($0.index) }) else { return columns }
@@ -402,6 +420,18 @@ public struct CSVReader {
     /// The most fields a record has among the first ones.
     func sampleWidth(from start: Scanner) -> Int {
         sampleRecords(from: start, limit: 50).map(\.count).max() ?? 0
+    }
+
+    /// Whether a field reads as a date (either order of day and month).
+    static func looksLikeDate(_ s: String) -> Bool {
+        guard let t = DateTokens.of(s) else { return false }
+        return t.day(in: .dmy) != nil || t.day(in: .mdy) != nil
+    }
+
+    /// Whether a field reads as an amount: it has a decimal mark or a sign (a plain number could be a reference).
+    static func looksLikeAmount(_ s: String) -> Bool {
+        s.contains(where: { $0 == "." || $0 == "," || $0 == "-" || $0 == "(" }) && !looksLikeDate(s)
+            && (AmountParser.parse(s, decimalComma: false) != nil || AmountParser.parse(s, decimalComma: true) != nil)
     }
 
     /// For a file without a header row: the first column that holds a date in every sampled record, the
@@ -419,15 +449,7 @@ public struct CSVReader {
             let values = column(i).filter { !$0.isEmpty }
             return values.count * 2 >= rows.count && values.allSatisfy(test)
         }
-        func isDate(_ s: String) -> Bool {
-            guard let t = DateTokens.of(s) else { return false }
-            return t.day(in: .dmy) != nil || t.day(in: .mdy) != nil
-        }
-        func isAmount(_ s: String) -> Bool {
-            // An amount has a decimal mark or a sign; a plain number could be a reference.
-            s.contains(where: { $0 == "." || $0 == "," || $0 == "-" || $0 == "(" }) && !isDate(s)
-                && (AmountParser.parse(s, decimalComma: false) != nil || AmountParser.parse(s, decimalComma: true) != nil)
-        }
+        let isDate = CSVReader.looksLikeDate, isAmount = CSVReader.looksLikeAmount
         var roles = known
         // A description name of the weakest rank (`Type`, `Reference`, `Details`, `Label`) is not taken on its
         // own: where the other names are not all known, the column with the longest text is the description
@@ -445,11 +467,7 @@ public struct CSVReader {
             found.append(.date)
         }
         if roles[.amount] == nil && roles[.debit] == nil && roles[.credit] == nil {
-            // Of the columns of amounts, the first with a negative one: a balance, all positive, often comes
-            // first (ABN AMRO's tab-separated export has two before the signed amount).
-            let amounts = (0..<width).filter { free($0) && all($0) { isAmount($0) } }
-            guard let firstAmount = amounts.first else { return nil }
-            let amount = amounts.first(where: { column($0).contains { $0.hasPrefix("-") || $0.hasPrefix("(") } }) ?? firstAmount
+            guard let amount = (0..<width).first(where: { free($0) && all($0) { isAmount($0) } }) else { return nil }
             // Money out and money in side by side (`Debit,Credit`, `Paid out,Paid in`): the next column holds only
             // amounts too, neither holds a negative one (a signed amount beside a fee or a balance is no pair), and
             // every record has an amount in exactly one of the two. The first is taken as the money out, as banks
@@ -465,16 +483,6 @@ public struct CSVReader {
             } else {
                 roles[.amount] = (amount, 9)
                 found.append(.amount)
-                // Unsigned amounts beside a column of `Debet`/`Credit` (`D`/`C`, `Af`/`Bij`) in every record, both
-                // met (Triodos): that column says which way each goes.
-                if roles[.direction] == nil, unsigned(amount),
-                   let d = (0..<width).first(where: { i in
-                       free(i) && rows.allSatisfy { i < $0.count && AmountParser.direction($0[i]) != nil }
-                           && Set(column(i).compactMap { AmountParser.direction($0) }).count == 2
-                   }) {
-                    roles[.direction] = (d, 9)
-                    found.append(.direction)
-                }
             }
         }
         if roles[.description] == nil {
