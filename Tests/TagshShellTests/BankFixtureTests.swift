@@ -87,6 +87,16 @@ struct BankFixtureTests {
 /// (`HeaderVocabulary`), or known in part with the rest found by what the records hold, or there is no header and
 /// the columns are found so (a debit and a credit column side by side included).
 struct BankFixturesWithoutOptionsTests {
+    /// A session that opened `text`, written to a scratch file `name`, without its sidecar (the open expected to
+    /// succeed), with what it said and the file's path.
+    static func opened(_ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Session, BufferSink, String) {
+        let path = try SmallLedgers.scratch(name, text)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)", sourceLocation: sourceLocation)
+        return (s, sink, path)
+    }
     /// The fixtures with options that read right without them (21 before names known in part were used, and
     /// debit and credit columns found by what they hold).
     static let readWithoutOptions: Set<String> = [
@@ -122,12 +132,8 @@ struct BankFixturesWithoutOptionsTests {
     /// `Belastung CHF`, `#Kwota`: a currency code after a name, or mBank's `#` before it, leave the name known
     /// (ZKB, mBank), so nothing is guessed; `Saldo CHF` is no name tagsh knows, and stays unused.
     @Test func aNameWithACurrencyCodeOrAHashIsKnown() throws {
-        let path = try SmallLedgers.scratch("z.csv", "Datum;#Empfänger;Belastung CHF;Gutschrift CHF;Saldo CHF\n"
+        let (s, sink, _) = try Self.opened("z.csv", "Datum;#Empfänger;Belastung CHF;Gutschrift CHF;Saldo CHF\n"
                                             + "01.02.2024;REWE;47.11;;100.00\n03.02.2024;Lohn;;3124.50;3224.50\n")
-        let sink = BufferSink()
-        let s = Session(sink: sink)
-        s.sourcesSidecar = false
-        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
         #expect(!sink.err.contains("header's names"), "\(sink.err)")
         #expect(s.ledger.map { l in (0..<l.count).map { "\(l.day($0)) \(l.transaction($0).merchant) \(l.amount($0))" } }
                 == ["2024-02-01 REWE -47.11", "2024-02-03 Lohn 3124.50"])
@@ -166,11 +172,7 @@ struct BankFixturesWithoutOptionsTests {
         ("2024-01-05,Deposit,500.00,1500.00\n2024-01-09,Withdrawal,200.00,1300.00\n", "Deposit|Withdrawal", "500.00 200.00"),
     ])
     func weakNamesSignedAmountsAndBalances(_ text: String, _ merchants: String, _ amounts: String) throws {
-        let path = try SmallLedgers.scratch("w.csv", text)
-        let sink = BufferSink()
-        let s = Session(sink: sink)
-        s.sourcesSidecar = false
-        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        let (s, sink, _) = try Self.opened("w.csv", text)
         #expect(s.ledger.map { l in (0..<l.count).map { l.transaction($0).merchant }.joined(separator: "|") } == merchants, "\(sink.err)")
         #expect(s.ledger.map { l in (0..<l.count).map { l.amount($0).description }.joined(separator: " ") } == amounts, "\(sink.err)")
     }
@@ -179,11 +181,7 @@ struct BankFixturesWithoutOptionsTests {
     /// names a date, a description or an amount with records below it that read), and the title lines are kept.
     @Test func aHeaderKnownInPartBelowTitleLines() throws {
         let text = "Statement for account 1234\n\nTxn Posted,Description,Amount\n01/05/2024,Blue Bottle,-4.75\n13/06/2024,Thames Water,-38.12\n"
-        let path = try SmallLedgers.scratch("t.csv", text)
-        let sink = BufferSink()
-        let s = Session(sink: sink)
-        s.sourcesSidecar = false
-        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        let (s, sink, path) = try Self.opened("t.csv", text)
         #expect(sink.err.contains("read 'Txn Posted' as the date (by what it holds)"), "\(sink.err)")
         #expect(s.ledger.map { l in (0..<l.count).map { "\(l.day($0)) \(l.transaction($0).merchant) \(l.amount($0))" } }
                 == ["2024-05-01 Blue Bottle -4.75", "2024-06-13 Thames Water -38.12"])
@@ -200,11 +198,7 @@ struct BankFixturesWithoutOptionsTests {
     /// description column that holds text is read (Nordea's `Mottagare` beside `Rubrik`); a column named for
     /// another role (a `Memo`, notes) is not taken for it.
     @Test func anEmptyFirstDescriptionGivesWayToTheNext() throws {
-        let path = try SmallLedgers.scratch("n.csv", "Date,Payee,Description,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,,Lunch,-9.00\n")
-        let sink = BufferSink()
-        let s = Session(sink: sink)
-        s.sourcesSidecar = false
-        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        let (s, sink, _) = try Self.opened("n.csv", "Date,Payee,Description,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,,Lunch,-9.00\n")
         #expect(s.ledger.map { l in (0..<l.count).map { l.transaction($0).merchant } } == ["Blue Bottle Coffee", "Lunch"])
         #expect(sink.err.contains("n.csv: 'Payee' is empty in the first records: read 'Description' as the description; "
                                   + "--columns description=\"Payee\" to read it otherwise"), "\(sink.err)")
@@ -238,11 +232,7 @@ struct BankFixturesWithoutOptionsTests {
 
     /// A description column no record fills is said at open (the merchants would show blank).
     @Test func anEmptyDescriptionColumnIsSaid() throws {
-        let path = try SmallLedgers.scratch("e.csv", "Date,Payee,Memo,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,,Lunch,-9.00\n")
-        let sink = BufferSink()
-        let s = Session(sink: sink)
-        s.sourcesSidecar = false
-        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        let (s, sink, _) = try Self.opened("e.csv", "Date,Payee,Memo,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,,Lunch,-9.00\n")
         #expect(sink.err.contains("e.csv: the description column 'Payee' is empty in every record; --columns description=COLUMN reads another"),
                 "\(sink.err)")
         let filled = try SmallLedgers.scratch("f.csv", "Date,Payee,Memo,Amount\n2024-01-05,,Blue Bottle Coffee,-4.75\n2024-01-06,Pret,Lunch,-9.00\n")
@@ -260,11 +250,7 @@ struct BankFixturesWithoutOptionsTests {
         ("01/05/2024,Coffee,4.75,1.00\n01/09/2024,Pay,,2850.00\n", "4.75 0", "3 as the amount"),
     ])
     func debitAndCreditSideBySide(_ text: String, _ amounts: String, _ said: String) throws {
-        let path = try SmallLedgers.scratch("h.csv", text)
-        let sink = BufferSink()
-        let s = Session(sink: sink)
-        s.sourcesSidecar = false
-        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        let (s, sink, _) = try Self.opened("h.csv", text)
         #expect(s.ledger.map { l in (0..<l.count).map { l.amount($0).description }.joined(separator: " ") } == amounts)
         #expect(sink.err.contains(said), "\(sink.err)")
     }
