@@ -493,8 +493,8 @@ public struct CSVReader {
                 let values = Set(column(i))
                 return values.count == 1 && values.first.map { $0.filter(\.isNumber).count >= 6 } == true
             }
-            let named = textColumns.filter { !accountNumber($0) }
-            if rows.count > 1 && !named.isEmpty { textColumns = named }
+            let notAccounts = textColumns.filter { !accountNumber($0) }
+            if rows.count > 1 && !notAccounts.isEmpty { textColumns = notAccounts }
             func averageLength(_ i: Int) -> Int { column(i).reduce(0) { $0 + $1.count } }
             guard let description = textColumns.max(by: { averageLength($0) < averageLength($1) }) else { return nil }
             roles[.description] = (description, 9)
