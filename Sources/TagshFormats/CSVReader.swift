@@ -250,7 +250,7 @@ public struct CSVReader {
                     // account), the first of the next 19 lines that names a date, a description or an amount, holds
                     // no date or amount itself, and has records below it that read; and no line above it reads as
                     // a record (a date and an amount), which would be a transaction left out.
-                    let core: Set<ColumnRole> = [.date, .description, .amount, .debit, .credit]
+                    let required: Set<ColumnRole> = [.date, .description, .amount, .debit, .credit]
                     var candidate = scanner
                     for k in 0..<20 {
                         let lineStart = candidate.pos
@@ -268,7 +268,7 @@ public struct CSVReader {
                             if headerNames.contains(where: { CSVReader.looksLikeDate($0.trimmingSpaces()) }),
                                headerNames.contains(where: { CSVReader.looksLikeAmount($0.trimmingSpaces()) }) { break }
                         }
-                        if k == 0 || (!values && known.keys.contains(where: core.contains)),
+                        if k == 0 || (!values && known.keys.contains(where: required.contains)),
                            let (inferred, found) = inferColumns(from: below, header: headerNames, known: known) {
                             guesses.append(CSVReader.unknownHeaderGuess(inferred, found: found, header: headerNames))
                             header = (headerNames, inferred, below.delimiter, candidate.line, below.pos, lineStart..<end)
@@ -406,9 +406,8 @@ public struct CSVReader {
         func filled(_ i: Int) -> Bool { rows.contains { i < $0.count && !$0[i].isEmpty } }
         guard !rows.isEmpty, !filled(columns.description) else { return columns }
         let others = header.indices.compactMap { i -> (rank: Int, index: Int)? in
-            // (Not a name of the weakest rank, `Type` or `Reference`: see `inferColumns`.)
             guard i != columns.description, !columns.used.contains(i), let (role, rank) = HeaderVocabulary.role(of: header[i]),
-                  role == .description, rank <= 2 else { return nil }
+                  role == .description, rank < HeaderVocabulary.weakDescriptionRank else { return nil }
             return (rank, i)
         }.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }
         guard let next = others.first(where: { filled($0.index) }) else { return columns }
@@ -454,7 +453,7 @@ public struct CSVReader {
         // A description name of the weakest rank (`Type`, `Reference`, `Details`, `Label`) is not taken on its
         // own: where the other names are not all known, the column with the longest text is the description
         // (that column may be it). Taken as named, `Type` made every merchant `POS`.
-        if let d = roles[.description], d.rank >= 3 { roles[.description] = nil }
+        if let d = roles[.description], d.rank >= HeaderVocabulary.weakDescriptionRank { roles[.description] = nil }
         var found: [ColumnRole] = []
         // Columns named for a role beside these (a `Memo` read as notes, an `Account`) may still be found to be
         // the description (Barclays' only text column is `Memo`): then they serve as that alone.

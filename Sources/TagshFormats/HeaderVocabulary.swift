@@ -63,7 +63,7 @@ public enum HeaderVocabulary {
                            "descrição", "descricao", "histórico", "opis", "opis operacji", "tytuł", "tytul", "tytuł operacji",
                            "popis", "popis transakce", "beskrivning", "text", "tekst", "beskrivelse", "kuvaus", "selitys",
                            "viesti", "rubrik"]),
-        (.description, 3, ["label", "details", "action", "verwendungszweck", "buchungstext", "reference", "mededelingen", "causale", "mitteilung",
+        (.description, weakDescriptionRank, ["label", "details", "action", "verwendungszweck", "buchungstext", "reference", "mededelingen", "causale", "mitteilung",
                            "referencia", "riferimento", "communication", "zpráva", "meddelande", "type"]),
         (.amount, 1, ["amount", "net", "net amount", "amount (total)", "total", "transaction amount", "value",
                       "betrag", "umsatz", "umsatz in eur", "bedrag", "montant", "importe", "importo", "valor", "montante", "kwota",
@@ -93,6 +93,10 @@ public enum HeaderVocabulary {
         (.intent, 1, ["intent"]),
         (.status, 1, ["status", "state", "transaction status"]),
     ]
+
+    /// The rank of the weakest description names (`Type`, `Reference`, `Details`, `Label`): such a name is no
+    /// evidence of the description on its own (`CSVReader.inferColumns`, `CSVReader.withFilledDescription`).
+    static let weakDescriptionRank = 3
 
     /// Date column names used by English-language exports; any other date name means a locale that writes the day first.
     static let englishDateNames = Set(entries[0].2 + ["value date"])
