@@ -41,6 +41,15 @@ public struct CSVReader {
     let fileName: String
     let options: ReadOptions
     var encoding: TextEncoding = .utf8
+    /// The file's bytes as the document keeps them (the array `bytes` points into), for the descriptions to be
+    /// named in rather than copied; empty when they are not to be.
+    var file: [UInt8] = []
+
+    /// The table the descriptions are interned in: one that names them in the file's bytes, when those are
+    /// the text (UTF-8, not transcoded from Windows-1252).
+    func descriptionTable() -> StringTable {
+        encoding == .utf8 && !file.isEmpty ? StringTable(sharing: file) : StringTable()
+    }
 
     /// Splits records, tracking line numbers for messages.
     struct Scanner {
@@ -150,7 +159,7 @@ public struct CSVReader {
         let encoding: TextEncoding = clean || TextEncoding.firstInvalidUTF8(bytes) == nil ? .utf8 : .windows1252
         do {
             return try bytes.withUnsafeBufferPointer { buffer in
-                try CSVReader(bytes: buffer, fileName: fileName, options: options, encoding: encoding).read()
+                try CSVReader(bytes: buffer, fileName: fileName, options: options, encoding: encoding, file: bytes).read()
             }
         } catch let d as Diagnostic {
             throw d
@@ -316,7 +325,8 @@ public struct CSVReader {
         let hint = dateOrderHint(from: scanner, dateColumn: columns.date, decimalComma: decimalComma, header: header.names)
         var st = RecordState(dateFormat: options.dateFormat ?? hint.order,
                              // Day first is the only order written with dots (05.03.2024): no guess to report.
-                             dateOrderSettled: options.dateFormat != nil || hint.certain)
+                             dateOrderSettled: options.dateFormat != nil || hint.certain,
+                             descriptions: descriptionTable())
         let cx = RecordContext(columns: columns, decimalComma: decimalComma, debitMixed: debitMixed, creditMixed: creditMixed)
         try readRecords(&st, from: scanner, cx)
         let ledger = st.ledger, records = st.records, skipped = st.skipped, footer = st.footer

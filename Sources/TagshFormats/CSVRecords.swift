@@ -25,9 +25,10 @@ extension CSVReader {
         var rawCategories = StringTable(), categoryOfRaw: [UInt32] = [0]
         var rawIntents = StringTable(), intentOfRaw: [UInt8] = [0]
 
-        init(dateFormat: DateFormat, dateOrderSettled: Bool) {
+        init(dateFormat: DateFormat, dateOrderSettled: Bool, descriptions: StringTable) {
             self.dateFormat = dateFormat
             self.dateOrderSettled = dateOrderSettled
+            ledger.merchants = descriptions
         }
 
         /// Room for about `n` records in `bytes` bytes: the descriptions, which may be as many as the records,
@@ -71,7 +72,7 @@ extension CSVReader {
         if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold,
            let split = lineStart(after: start.pos + (n - start.pos) / 2) {
             let initialFormat = st.dateFormat
-            let secondStart = RecordState(dateFormat: st.dateFormat, dateOrderSettled: st.dateOrderSettled)
+            let secondStart = RecordState(dateFormat: st.dateFormat, dateOrderSettled: st.dateOrderSettled, descriptions: descriptionTable())
             let secondScanner = Scanner(bytes: bytes, pos: split, line: 0, delimiter: start.delimiter)
             let (_, second) = try Parallel.alongside({ () -> (state: RecordState, failed: Diagnostic?) in
                 var state = secondStart

@@ -14,12 +14,24 @@ import Darwin
 /// costs their bytes plus about 20 bytes apiece, not a heap object apiece.
 /// `table[id]` decodes the `String`; `withUTF8(id)` reads the bytes in place.
 ///
+/// A table may share a buffer it need not copy (`sharing:`): a CSV file's bytes, which the open document keeps
+/// whole anyway to save it. A text interned from inside that buffer is named by its place there, not copied: a
+/// file of a million distinct descriptions then keeps one copy of them, not two. (Texts are placed in one run of
+/// offsets: the shared buffer's, then the table's own bytes after it.)
+///
 /// With `caseInsensitive`, strings that differ only in letter case share one id
 /// and the first spelling seen is kept for display (tags, categories).
 public struct StringTable: Sendable {
-    /// The texts' UTF-8, concatenated; id's text is `bytes[starts[id]..<starts[id + 1]]` (id 0 is empty).
+    /// The UTF-8 of the texts not in `shared`, concatenated.
     @usableFromInline private(set) var bytes: [UInt8] = []
-    @usableFromInline private(set) var starts = Offsets([0, 0])
+    /// Where each id's text starts and ends (id 0 is empty): below `shared.count` an offset into `shared`, from
+    /// there on `shared.count` plus an offset into `bytes`.
+    @usableFromInline private(set) var starts = Offsets([0])
+    @usableFromInline private(set) var ends = Offsets([0])
+    /// The buffer texts are named in rather than copied (empty when none), and where its bytes are: a text whose
+    /// bytes lie there is one of its own.
+    @usableFromInline private(set) var shared: [UInt8] = []
+    private var sharedAt: UInt = 0
     /// Open addressing: each slot holds an id in its low 32 bits and the top 32 bits of its key's hash above them
     /// (0 = empty). A probe compares hashes without leaving the slot array, and the slot of a hash is taken from
     /// its top bits, so growing the table needs no hash but the one in the slot.
@@ -36,11 +48,51 @@ public struct StringTable: Sendable {
         self.caseInsensitive = caseInsensitive
     }
 
+    /// An empty case-sensitive table whose texts found inside `buffer` are named there, not copied. The table
+    /// keeps `buffer` alive, so give it one that is kept whole anyway (a file's bytes, as read).
+    public init(sharing buffer: [UInt8]) {
+        caseInsensitive = false
+        shared = buffer
+        sharedAt = UInt(bitPattern: shared.withUnsafeBufferPointer { $0.baseAddress })
+    }
+
+    /// Whether the table names texts in a shared buffer (some may be held here too).
+    public var sharesBuffer: Bool { !shared.isEmpty }
+
+    /// How many bytes of text the table holds itself (not counting what it names in a shared buffer).
+    public var ownByteCount: Int { bytes.count }
+
+    /// The same table with every text held in its own bytes, the shared buffer let go: what a table keeps once
+    /// that buffer is no longer kept anyway (the file was saved, and the document holds the new bytes).
+    public func unshared() -> StringTable {
+        guard sharesBuffer else { return self }
+        var out = self
+        out.shared = []
+        out.sharedAt = 0
+        var own: [UInt8] = []
+        own.reserveCapacity(withAllUTF8 { texts in ids.reduce(0) { $0 + texts[$1].count } })
+        var starts = Offsets([0]), ends = Offsets([0])
+        starts.reserveCapacity(count + 1)
+        ends.reserveCapacity(count + 1)
+        withAllUTF8 { texts in
+            for id in ids {
+                starts.append(own.count)
+                own.append(contentsOf: texts[id])
+                ends.append(own.count)
+            }
+        }
+        out.bytes = own
+        out.starts = starts
+        out.ends = ends
+        return out
+    }
+
     /// Room for `count` more strings of `bytes` bytes in all: their texts and offsets are not copied again as
     /// they are added (the slots still grow by doubling). Room never written to is address space, not memory in use.
     public mutating func reserveCapacity(bytes: Int, count: Int) {
-        self.bytes.reserveCapacity(self.bytes.count + bytes)
+        if !sharesBuffer { self.bytes.reserveCapacity(self.bytes.count + bytes) }
         starts.reserveCapacity(starts.count + count)
+        ends.reserveCapacity(ends.count + count)
         if caseInsensitive {
             keyBytes.reserveCapacity(keyBytes.count + bytes)
             keyStarts.reserveCapacity(keyStarts.count + count)
@@ -48,10 +100,10 @@ public struct StringTable: Sendable {
     }
 
     /// The number of strings, not counting the "none" placeholder.
-    public var count: Int { starts.count - 2 }
+    public var count: Int { starts.count - 1 }
 
     /// The ids of every string, in first-seen order.
-    public var ids: Range<UInt32> { 1..<UInt32(starts.count - 1) }
+    public var ids: Range<UInt32> { 1..<UInt32(starts.count) }
 
     public subscript(id: UInt32) -> String {
         withUTF8(id) { String(decoding: $0, as: UTF8.self) }
@@ -60,22 +112,60 @@ public struct StringTable: Sendable {
     /// Reads the UTF-8 of `id`'s text in place.
     @inlinable
     public func withUTF8<R>(_ id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let start = starts[Int(id)], end = starts[Int(id) + 1]
-        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        try withAllUTF8 { try body($0[id]) }
     }
 
     /// Whether `id`'s text is exactly `text` (its bytes; case counts even in a case-insensitive table).
-    public func text(of id: UInt32, is text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = starts[Int(id)], end = starts[Int(id) + 1]
-        guard end - start == text.count else { return false }
-        return text.isEmpty || bytes.withUnsafeBufferPointer { bytesEqual($0, start, text) }
+    public func text(of id: UInt32, is text: UnsafeBufferPointer<UInt8>) -> Bool { textEquals(Int(id), text) }
+
+    /// `text(of:is:)`, reading only the one buffer the text is in (a reader asks for each row, a lookup for
+    /// each hash that matches).
+    @inline(__always)
+    private func textEquals(_ id: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = starts[id], end = ends[id]
+        guard end - start == key.count else { return false }
+        if key.isEmpty { return true }
+        let n = shared.count
+        if start < n { return shared.withUnsafeBufferPointer { bytesEqual($0, start, key) } }
+        return bytes.withUnsafeBufferPointer { bytesEqual($0, start - n, key) }
     }
 
-    /// Every text's UTF-8 in one buffer, with `starts` (ids index it as in `withUTF8`): for
-    /// passes over the whole table that should not pay a closure call per id.
+    /// Every text's UTF-8 in place (`texts[id]`): for passes over the whole table that should not pay a
+    /// closure call per id.
     @inlinable
-    public func withAllUTF8<R>(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBufferPointer { b in try starts.withBuffer { try body(b, $0) } }
+    public func withAllUTF8<R>(_ body: (_ texts: Texts) throws -> R) rethrows -> R {
+        try shared.withUnsafeBufferPointer { s in
+            try bytes.withUnsafeBufferPointer { b in
+                try starts.withBuffer { st in try ends.withBuffer { try body(Texts(shared: s, own: b, starts: st, ends: $0)) } }
+            }
+        }
+    }
+
+    /// The texts of a table, read in place; valid inside `withAllUTF8`.
+    public struct Texts {
+        @usableFromInline let shared: UnsafeBufferPointer<UInt8>
+        @usableFromInline let own: UnsafeBufferPointer<UInt8>
+        @usableFromInline let starts: Offsets.Buffer
+        @usableFromInline let ends: Offsets.Buffer
+
+        @inlinable
+        init(shared: UnsafeBufferPointer<UInt8>, own: UnsafeBufferPointer<UInt8>, starts: Offsets.Buffer, ends: Offsets.Buffer) {
+            self.shared = shared
+            self.own = own
+            self.starts = starts
+            self.ends = ends
+        }
+
+        /// The UTF-8 of `id`'s text.
+        @inlinable
+        public subscript(id: UInt32) -> UnsafeBufferPointer<UInt8> { self[Int(id)] }
+
+        @inlinable
+        public subscript(id: Int) -> UnsafeBufferPointer<UInt8> {
+            let start = starts[id], end = ends[id], n = shared.count
+            if start < n { return UnsafeBufferPointer(rebasing: shared[start..<end]) }
+            return UnsafeBufferPointer(rebasing: own[(start - n)..<(end - n)])
+        }
     }
 
     /// The id of `text`, adding it when new.
@@ -145,6 +235,7 @@ public struct StringTable: Sendable {
         while (count + other.count) * 2 > slots.count { grow() }
         bytes.reserveCapacity(bytes.count + other.bytes.count)
         starts.reserveCapacity(starts.count + other.count)
+        ends.reserveCapacity(ends.count + other.count)
         if caseInsensitive {
             keyBytes.reserveCapacity(keyBytes.count + other.keyBytes.count)
             keyStarts.reserveCapacity(keyStarts.count + other.count)
@@ -158,13 +249,14 @@ public struct StringTable: Sendable {
         let slotsAt = UInt(bitPattern: slots.withUnsafeBufferPointer { $0.baseAddress })
         let shift = UInt32(32 - slotBits)
         func ask(_ k: Int) { tagsh_prefetch(UnsafeRawPointer(bitPattern: slotsAt &+ UInt(tops[k] >> shift) &* 8)) }
-        other.bytes.withUnsafeBufferPointer { display in
-            other.withKeys { keys, keyStarts in
+        // (A text of `other` in the buffer this table shares is named there, as interning it would.)
+        other.withAllUTF8 { display in
+            other.keyBytes.withUnsafeBufferPointer { keys in
                 for k in 1...min(16, other.count) { ask(k) }
                 for id in 1...other.count {
                     if id + 16 <= other.count { ask(id + 16) }
-                    let text = UnsafeBufferPointer(rebasing: display[other.starts[id]..<other.starts[id + 1]])
-                    let key = UnsafeBufferPointer(rebasing: keys[keyStarts[id]..<keyStarts[id + 1]])
+                    let text = display[id]
+                    let key = caseInsensitive ? UnsafeBufferPointer(rebasing: keys[other.keyStarts[id]..<other.keyStarts[id + 1]]) : text
                     map[id] = insert(key: key, display: text, top: UInt64(tops[id]))
                 }
             }
@@ -172,18 +264,20 @@ public struct StringTable: Sendable {
         return map
     }
 
-    /// The lookup keys and their bounds: the folded keys of a case-insensitive table, the texts of another.
-    private func withKeys<R>(_ body: (UnsafeBufferPointer<UInt8>, Offsets) -> R) -> R {
-        caseInsensitive ? keyBytes.withUnsafeBufferPointer { body($0, keyStarts) } : bytes.withUnsafeBufferPointer { body($0, starts) }
-    }
-
     /// `insert(key:display:)` for a key whose hash's top 32 bits are `top`.
     private mutating func insert(key: UnsafeBufferPointer<UInt8>, display: UnsafeBufferPointer<UInt8>, top: UInt64) -> UInt32 {
         let (found, slot) = find(key: key, top: top)
         if let found { return found }
-        let id = UInt32(starts.count - 1)
-        bytes.append(contentsOf: display)
-        starts.append(bytes.count)
+        let id = UInt32(starts.count)
+        let at = UInt(bitPattern: display.baseAddress) &- sharedAt
+        if sharesBuffer && display.baseAddress != nil && at < UInt(shared.count) {
+            starts.append(Int(at))
+            ends.append(Int(at) + display.count)
+        } else {
+            starts.append(shared.count + bytes.count)
+            bytes.append(contentsOf: display)
+            ends.append(shared.count + bytes.count)
+        }
         if caseInsensitive {
             keyBytes.append(contentsOf: key)
             keyStarts.append(keyBytes.count)
@@ -202,19 +296,22 @@ public struct StringTable: Sendable {
             // A case-sensitive table looks up by its texts, a case-insensitive one by its folded keys.
             if caseInsensitive {
                 return keyBytes.withUnsafeBufferPointer { stored in
-                    keyStarts.withBuffer { StringTable.probe(key, top, slotBits, slots, stored, $0) }
+                    keyStarts.withBuffer { starts in
+                        StringTable.probe(key, top, slotBits, slots) { id in
+                            let start = starts[id]
+                            return starts[id + 1] - start == key.count && (key.isEmpty || bytesEqual(stored, start, key))
+                        }
+                    }
                 }
             }
-            return bytes.withUnsafeBufferPointer { stored in
-                starts.withBuffer { StringTable.probe(key, top, slotBits, slots, stored, $0) }
-            }
+            return StringTable.probe(key, top, slotBits, slots) { textEquals($0, key) }
         }
     }
 
     /// The id stored under `key`, or the empty slot where it would go.
     @inline(__always)
     private static func probe(_ key: UnsafeBufferPointer<UInt8>, _ top: UInt64, _ bits: Int, _ slots: UnsafeBufferPointer<UInt64>,
-                              _ stored: UnsafeBufferPointer<UInt8>, _ bounds: Offsets.Buffer) -> (UInt32?, Int) {
+                              _ equal: (Int) -> Bool) -> (UInt32?, Int) {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: top >> UInt64(32 - bits))
         while true {
@@ -222,8 +319,7 @@ public struct StringTable: Sendable {
             if value == 0 { return (nil, slot) }
             if value >> 32 == top {
                 let id = Int(truncatingIfNeeded: value & 0xFFFF_FFFF)
-                let start = bounds[id], end = bounds[id + 1]
-                if end - start == key.count && (key.count == 0 || bytesEqual(stored, start, key)) { return (UInt32(id), slot) }
+                if equal(id) { return (UInt32(id), slot) }
             }
             slot = (slot + 1) & mask
         }

@@ -154,10 +154,10 @@ public struct QueryEvaluator {
         let halves = Parallel.halves(strings.count, threshold: 20_000) { range -> (matched: [UInt32], undecided: [UInt32]) in
             var test = test
             var matched: [UInt32] = [], undecided: [UInt32] = []
-            strings.withAllUTF8 { bytes, starts in
+            strings.withAllUTF8 { texts in
                 for i in range {
                     let id = first + i
-                    switch test.decide(UnsafeBufferPointer(rebasing: bytes[starts[id]..<starts[id + 1]])) {
+                    switch test.decide(texts[id]) {
                     case true?: matched.append(UInt32(id))
                     case false?: break
                     case nil: undecided.append(UInt32(id))

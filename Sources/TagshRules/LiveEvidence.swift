@@ -643,9 +643,9 @@ public struct NameGroups: Sendable {
     private static func read(_ ids: ArraySlice<UInt32>, _ merchants: StringTable) -> Part {
         var part = Part()
         var scratch: [UInt8] = []
-        merchants.withAllUTF8 { bytes, offsets in
+        merchants.withAllUTF8 { texts in
             for id in ids {
-                let text = UnsafeBufferPointer(rebasing: bytes[offsets[Int(id)]..<offsets[Int(id) + 1]])
+                let text = texts[id]
                 if text.allSatisfy({ $0 < 0x80 }) {
                     let alike = LiveEvidence.alikeName(ascii: text, into: &scratch)
                     if alike.isEmpty { part.noWords.append(id) } else {

@@ -55,12 +55,6 @@ public struct MerchantNames: Sendable {
     /// The group of a name's first byte: 0-127 folded, 128 for anything beyond ASCII.
     private static func group(_ b: UInt8) -> Int { b >= 0x80 ? 128 : Int(b >= 0x41 && b <= 0x5A ? b + 0x20 : b) }
 
-    /// The bytes of name `id`, in place, from the table's bytes and starts (`StringTable.withAllUTF8`).
-    @inline(__always)
-    static func text(_ id: UInt32, _ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
-    }
-
     /// Ranks the descriptions of `ledger` by a counting sort on their use, which keeps ties in id order.
     init(_ ledger: Ledger, sorting: Sorting = .background) {
         names = ledger.merchants
@@ -108,19 +102,27 @@ public struct MerchantNames: Sendable {
     /// `ids` grouped by their first byte's group (a counting sort, which keeps their order within a group), and
     /// where each group starts; an empty name in none.
     static func grouped(_ ids: some Sequence<UInt32>, _ names: StringTable) -> (ids: [UInt32], starts: [Int]) {
-        names.withAllUTF8 { bytes, starts in
+        names.withAllUTF8 { texts in
             var count = [Int](repeating: 0, count: 130)
-            for id in ids where starts[Int(id)] < starts[Int(id) + 1] { count[MerchantNames.group(bytes[starts[Int(id)]]) + 1] += 1 }
+            for id in ids { if let b = texts[id].first { count[MerchantNames.group(b) + 1] += 1 } }
             for g in 1..<count.count { count[g] += count[g - 1] }
             let groupStarts = count
             var out = [UInt32](repeating: 0, count: count[129])
-            for id in ids where starts[Int(id)] < starts[Int(id) + 1] {
-                let g = MerchantNames.group(bytes[starts[Int(id)]])
+            for id in ids {
+                guard let b = texts[id].first else { continue }
+                let g = MerchantNames.group(b)
                 out[count[g]] = id
                 count[g] += 1
             }
             return (out, groupStarts)
         }
+    }
+
+    /// Reads the names from `table` from now on: the same texts under the same ids, held elsewhere (the ledger's
+    /// table once it stops naming texts in a file's bytes, at a save).
+    mutating func adopt(_ table: StringTable) {
+        precondition(table.count == names.count, "another table of names")
+        names = table
     }
 
     private mutating func sort(_ sorting: Sorting) {
@@ -151,8 +153,8 @@ public struct MerchantNames: Sendable {
 
     /// Calls `body` with the bytes of each name of `ids`, in place, until it returns false.
     func forEachName(_ ids: [UInt32], _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
-        names.withAllUTF8 { bytes, starts in
-            for id in ids where !body(MerchantNames.text(id, bytes, starts)) { return }
+        names.withAllUTF8 { texts in
+            for id in ids where !body(texts[id]) { return }
         }
     }
 
@@ -173,9 +175,9 @@ public struct MerchantNames: Sendable {
         // A typed prefix beyond the sorted names' bytes matches none of them: they are printable ASCII (which
         // lower-cases to itself) without a quote or a backslash.
         if prefix.allSatisfy(SortedWords.isSortedByte) {
-            names.withAllUTF8 { bytes, starts in
-                m.plain = sorted.plain.range(prefix, bytes, starts)
-                m.quoted = sorted.quoted.range(prefix, bytes, starts)
+            names.withAllUTF8 { texts in
+                m.plain = sorted.plain.range(prefix, texts)
+                m.quoted = sorted.quoted.range(prefix, texts)
             }
         }
         m.others = test(typed, sorted.others, sorted.otherStart)
@@ -197,10 +199,10 @@ public struct MerchantNames: Sendable {
         let t = typed.lowercased()
         let prefix = Array(t.utf8)
         var found: [UInt32] = []
-        names.withAllUTF8 { bytes, starts in
+        names.withAllUTF8 { texts in
             func test(_ ids: ArraySlice<UInt32>) {
                 for id in ids {
-                    let n = MerchantNames.text(id, bytes, starts)
+                    let n = texts[id]
                     switch Completer.asciiPrefixMatch(n, prefix) {
                     case true?: found.append(id)
                     case false?: break
@@ -253,18 +255,18 @@ public struct MerchantNames: Sendable {
         // Every name offered is in the ranges when no other is offered.
         guard let sorted = m.index, m.count > 1, m.others.isEmpty, !m.othersRanked,
               !m.everything || m.count == m.plain.count + m.quoted.count else { return nil }
-        return names.withAllUTF8 { bytes, starts -> String? in
+        return names.withAllUTF8 { texts -> String? in
             guard let first = mostUsed(m) else { return nil }
             // The words of the two classes part after `head`: one goes on with the name, the other with a quote.
             var n = head.count
             if m.quoted.isEmpty {
-                n += sorted.plain.commonPrefix(m.plain, bytes, starts).count
+                n += sorted.plain.commonPrefix(m.plain, texts).count
             } else if m.plain.isEmpty {
                 // After the opening quote; when the names are all alike but for case, their closing quote too.
-                let common = sorted.quoted.commonPrefix(m.quoted, bytes, starts)
+                let common = sorted.quoted.commonPrefix(m.quoted, texts)
                 n += 1 + common.count + (common.whole ? 1 : 0)
             }
-            let word = Completer.quotedWord(head, MerchantNames.text(first, bytes, starts))
+            let word = Completer.quotedWord(head, texts[first])
             return String(decoding: Array(word.utf8.prefix(n)), as: UTF8.self)
         }
     }
@@ -287,9 +289,9 @@ public struct MerchantNames: Sendable {
 
         init(_ names: StringTable, place: [UInt32], radixFrom: Int) {
             var plainIDs: [UInt32] = [], quotedIDs: [UInt32] = [], otherIDs: [UInt32] = []
-            names.withAllUTF8 { bytes, starts in
+            names.withAllUTF8 { texts in
                 for id in names.ids where Int(id) < place.count && place[Int(id)] != .max {
-                    switch SortedWords.kind(MerchantNames.text(id, bytes, starts)) {
+                    switch SortedWords.kind(texts[id]) {
                     case .plain: plainIDs.append(id)
                     case .quoted: quotedIDs.append(id)
                     case .other: otherIDs.append(id)
@@ -357,8 +359,8 @@ public struct MerchantNames: Sendable {
         /// Sorts `ids` by key, and reads each one's place for `mostUsed`.
         mutating func build(_ ids: [UInt32], names: StringTable, place: [UInt32], radixFrom: Int) {
             var sorted = ids
-            names.withAllUTF8 { bytes, starts in
-                func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { MerchantNames.text(id, bytes, starts) }
+            names.withAllUTF8 { texts in
+                func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { texts[id] }
                 sorted.withUnsafeMutableBufferPointer { sort($0, radixFrom: radixFrom, name) }
             }
             self.ids = sorted
@@ -436,10 +438,10 @@ public struct MerchantNames: Sendable {
         }
 
         /// Where the names whose key starts with `prefix` (lower-case sorted bytes) lie.
-        func range(_ prefix: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) -> Range<Int> {
+        func range(_ prefix: [UInt8], _ texts: StringTable.Texts) -> Range<Int> {
             // Compares a name's key with `prefix` over the prefix's length: -1 before it, 0 starting with it.
             func compare(_ id: UInt32) -> Int {
-                let name = MerchantNames.text(id, bytes, starts)
+                let name = texts[id]
                 for (i, p) in prefix.enumerated() {
                     let k = key(name, i)
                     if k != p { return k < p ? -1 : 1 }
@@ -461,8 +463,8 @@ public struct MerchantNames: Sendable {
         /// whether that is the whole of every one (names alike but for case). For quoted names, that many bytes of
         /// their words after the opening quote: then the closing quote, when they are whole, and otherwise the
         /// shortest's closing quote against another name's byte.
-        func commonPrefix(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ starts: Offsets.Buffer) -> (count: Int, whole: Bool) {
-            func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { MerchantNames.text(id, bytes, starts) }
+        func commonPrefix(_ range: Range<Int>, _ texts: StringTable.Texts) -> (count: Int, whole: Bool) {
+            func name(_ id: UInt32) -> UnsafeBufferPointer<UInt8> { texts[id] }
             let a = name(ids[range.lowerBound]), b = name(ids[range.upperBound - 1])
             var n = 0
             while n < a.count && n < b.count && key(a, n) == key(b, n) { n += 1 }

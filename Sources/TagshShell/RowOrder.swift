@@ -31,12 +31,12 @@ enum RowOrder {
         var lowered: [UInt32: String] = [:]
         /// By merchant id: 0 not yet looked at, 1 ASCII alone, 2 not.
         var ascii = [UInt8](repeating: 0, count: names.count + 1)
-        return names.withAllUTF8 { bytes, starts in
+        return names.withAllUTF8 { texts in
             func isASCII(_ id: UInt32) -> Bool {
                 if ascii[Int(id)] == 0 {
                     // Eight bytes at a time: a million names are read once each.
-                    let start = starts[Int(id)], end = starts[Int(id) + 1]
-                    var high: UInt64 = 0, i = start
+                    let bytes = texts[id], end = bytes.count
+                    var high: UInt64 = 0, i = 0
                     if let base = bytes.baseAddress {
                         let raw = UnsafeRawPointer(base)
                         while i + 8 <= end { high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self); i += 8 }
@@ -59,10 +59,10 @@ enum RowOrder {
                     let x = lower(a), y = lower(b)
                     return x == y ? 0 : (x < y ? -1 : 1)
                 }
-                let (sa, ea) = (starts[Int(a)], starts[Int(a) + 1]), (sb, eb) = (starts[Int(b)], starts[Int(b) + 1])
-                var i = sa, j = sb
+                let ta = texts[a], tb = texts[b], ea = ta.count, eb = tb.count
+                var i = 0, j = 0
                 while i < ea && j < eb {
-                    let x = bytes[i], y = bytes[j]
+                    let x = ta[i], y = tb[j]
                     let fx = x &- 0x41 < 26 ? x | 0x20 : x, fy = y &- 0x41 < 26 ? y | 0x20 : y
                     if fx != fy { return fx < fy ? -1 : 1 }
                     i += 1; j += 1

@@ -81,6 +81,23 @@ struct ParallelReadTests {
     }
 }
 
+/// The descriptions are named in the file's bytes, not copied, on one core and on two; only one whose quotes
+/// are doubled, or a file read as Windows-1252, has its text held by the table.
+struct DescriptionsInTheFileTests {
+    @Test(arguments: [false, true])
+    func descriptionsAreNamedInTheFile(_ parallel: Bool) throws {
+        let bytes = ParallelReadTests.file(row: { ParallelReadTests.row($0) },
+                                           special: ["2024-01-01,\"SAY \"\"HI\"\"\",-1.00,,,", "2024-01-01,\"SAY \"\"HI\"\"\",-2.00,,,"], at: 0.7)
+        let (ledger, _) = try ParallelReadTests.read(bytes, parallel: parallel).get()
+        #expect(ledger.merchants.sharesBuffer)
+        #expect(ledger.merchants.ownByteCount == "SAY \"HI\"".utf8.count)
+        #expect(ledger.merchants.ids.map { ledger.merchants[$0] } == ParallelReadTests.merchants.map { $0.replacingOccurrences(of: "\"", with: "") } + ["SAY \"HI\""])
+        let latin = Array("Date,Description,Amount\n2024-01-01,CAF".utf8) + [0xC9] + Array(",-1.00\n2024-01-02,REWE,-2.00\n".utf8)
+        let (l1252, _) = try ParallelReadTests.read(latin, parallel: parallel).get()
+        #expect(!l1252.merchants.sharesBuffer && l1252.merchants.ids.map { l1252.merchants[$0] } == ["CAFÉ", "REWE"])
+    }
+}
+
 /// Once most rows' tags are a set of their own, a CSV reader interns the sets of the rest all at once
 /// (`TagSetTable.intern(all:)`): the ids, the table and each row's tags must be what interning each row's tags
 /// one after another gives, on one core and on two.

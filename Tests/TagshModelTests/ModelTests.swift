@@ -339,3 +339,68 @@ extension Array where Element == UInt32 {
         return filter { seen.insert($0).inserted }
     }
 }
+
+/// A table that shares a buffer (a CSV file's bytes) names the texts it finds there instead of copying them,
+/// and reads, looks up, merges and lets go of them as if it held them.
+struct SharedBufferTableTests {
+    static let file = Array("Date,Description\n2024-01-01,STARBUCKS 1\n2024-01-02,REWE\n2024-01-03,AMAZON MKTPLACE\n".utf8)
+
+    /// The bytes of `text`'s first place in `file`.
+    static func slice<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let t = Array(text.utf8)
+        let at = (0...(file.count - t.count)).first { Array(file[$0..<($0 + t.count)]) == t }!
+        return file.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[at..<(at + t.count)])) }
+    }
+
+    @Test func textsInTheBufferAreNamedThereAndOthersHeld() {
+        var t = StringTable(sharing: Self.file)
+        #expect(t.sharesBuffer)
+        let star = Self.slice("STARBUCKS 1") { t.intern(bytes: $0) }
+        let other = t.intern("LIDL")
+        #expect(Self.slice("REWE") { t.intern(bytes: $0) } == 3)
+        #expect(Self.slice("STARBUCKS 1") { t.intern(bytes: $0) } == star)
+        #expect(t.intern("STARBUCKS 1") == star)
+        #expect(Self.slice("AMAZON MKTPLACE") { t.intern(bytes: $0) } == 4)
+        // An empty text is held (no bytes), and found again from an empty slice of the buffer.
+        #expect(t.intern("") == 5)
+        #expect(Self.file.withUnsafeBufferPointer { t.intern(bytes: UnsafeBufferPointer(rebasing: $0[3..<3])) } == 5)
+        #expect(t.ownByteCount == "LIDL".utf8.count)
+        #expect(t.ids.map { t[$0] } == ["STARBUCKS 1", "LIDL", "REWE", "AMAZON MKTPLACE", ""])
+        #expect(t.withAllUTF8 { texts in t.ids.map { String(decoding: texts[$0], as: UTF8.self) } } == t.ids.map { t[$0] })
+        #expect(t.id(of: "REWE") == 3 && t.id(of: "LIDL") == other && t.id(of: "rewe") == nil)
+        #expect(Self.slice("REWE") { t.text(of: 3, is: $0) } && !Self.slice("REWE") { t.text(of: 2, is: $0) })
+    }
+
+    /// The second half of a file read on two cores joins the first by `merge`: the texts both name in the file
+    /// stay named there; a table that does not share the buffer copies them.
+    @Test func mergedTablesKeepNamingTheBuffer() {
+        var mine = StringTable(sharing: Self.file), theirs = StringTable(sharing: Self.file)
+        _ = Self.slice("REWE") { mine.intern(bytes: $0) }
+        _ = mine.intern("LIDL")
+        _ = Self.slice("AMAZON MKTPLACE") { theirs.intern(bytes: $0) }
+        _ = Self.slice("REWE") { theirs.intern(bytes: $0) }
+        _ = theirs.intern("ALDI")
+        var plain = StringTable()
+        #expect(plain.merge(theirs) == [0, 1, 2, 3])
+        #expect(plain.ownByteCount == "AMAZON MKTPLACEREWEALDI".utf8.count)
+        #expect(mine.merge(theirs) == [0, 3, 1, 4])
+        #expect(mine.ownByteCount == "LIDLALDI".utf8.count)
+        #expect(mine.ids.map { mine[$0] } == ["REWE", "LIDL", "AMAZON MKTPLACE", "ALDI"])
+        #expect(mine.id(of: "AMAZON MKTPLACE") == 3 && plain.id(of: "ALDI") == 3)
+    }
+
+    /// What a table keeps after a save: every text held, the same ids, lookups and later interns as before.
+    @Test func unsharedHoldsEveryTextUnderItsID() {
+        var t = StringTable(sharing: Self.file)
+        _ = Self.slice("STARBUCKS 1") { t.intern(bytes: $0) }
+        _ = t.intern("LIDL")
+        _ = Self.slice("REWE") { t.intern(bytes: $0) }
+        var u = t.unshared()
+        #expect(!u.sharesBuffer && u.ownByteCount == "STARBUCKS 1LIDLREWE".utf8.count)
+        #expect(u.ids.map { u[$0] } == t.ids.map { t[$0] })
+        #expect(u.id(of: "REWE") == 3 && u.id(of: "STARBUCKS 1") == 1)
+        #expect(Self.slice("REWE") { u.intern(bytes: $0) } == 3)
+        #expect(u.intern("NEW") == 4 && u.ownByteCount == "STARBUCKS 1LIDLREWENEW".utf8.count)
+        #expect(StringTable().unshared().count == 0)
+    }
+}

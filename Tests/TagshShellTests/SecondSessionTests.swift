@@ -850,6 +850,35 @@ struct CSVSaveLayoutTests {
     }
 }
 
+/// A CSV file's descriptions are named in its bytes, which the open document keeps (`StringTable(sharing:)`).
+/// A save of the file itself makes the table hold them (the document's bytes are edited in place, and the old
+/// ones must not stay in memory beside the new); a copy saved elsewhere leaves the file's bytes as they are.
+struct SharedDescriptionsSaveTests {
+    @Test func aSaveInPlaceLetsGoOfTheFileBytes() throws {
+        let (dir, path) = try scratchFile("s.csv", prefix: "tagsh-shared")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "Date,Description,Amount\n2024-01-02,CAFE NERO,-3.00\n2024-01-03,\"SAY \"\"HI\"\"\",-4.00\n2024-01-04,CAFE NERO,-2.50\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let s = HistorySpellingTests.reopen(path)
+        let names = { (s: Session) in s.ledger.map { l in (0..<l.count).map { l.transaction($0).merchant } } ?? [] }
+        #expect(s.ledger?.merchants.sharesBuffer == true)
+        #expect(s.ledger?.merchants.ownByteCount == "SAY \"HI\"".utf8.count)
+        #expect(s.execute("count desc:nero") == .ok && s.execute("tag {desc:nero} +coffee") == .ok)
+        #expect(s.execute("save \(dir.appendingPathComponent("copy.csv").path)") == .ok)
+        #expect(s.ledger?.merchants.sharesBuffer == true)
+        #expect(s.execute("save") == .ok)
+        #expect(s.ledger?.merchants.sharesBuffer == false)
+        #expect(names(s) == ["CAFE NERO", "SAY \"HI\"", "CAFE NERO"])
+        // The session goes on reading the same names under the same ids, and saves again.
+        #expect(s.execute("tag {desc:say} +greeting") == .ok)
+        #expect(s.ledger?.transaction(1).tags == ["greeting"])
+        #expect(s.execute("save") == .ok)
+        let again = HistorySpellingTests.reopen(path)
+        #expect(names(again) == names(s))
+        #expect(again.ledger.map { l in (0..<l.count).map { l.transaction($0).tags } } == [["coffee"], ["greeting"], ["coffee"]])
+    }
+}
+
 struct HistoryVersionTests {
     /// Histories written before version 2 (FNV-1a fingerprints) still bring the earlier steps back.
     @Test func aVersionOneHistoryIsStillRead() throws {

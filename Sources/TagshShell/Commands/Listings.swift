@@ -97,12 +97,10 @@ extension Commands {
         // distinct descriptions took 18 s to sort that way). With --limit, only the first N are put in order (a
         // million distinct descriptions need not all be sorted to show five).
         func firstN(_ limit: Int, of keys: [Int], counts: (Int) -> Int) -> [Int] {
-            ledger.merchants.withAllUTF8 { bytes, starts in
+            ledger.merchants.withAllUTF8 { texts in
                 firstInOrder(limit, of: keys.indices) { a, b in
                     if counts(a) != counts(b) { return counts(a) > counts(b) }
-                    let x = keys[a], y = keys[b]
-                    return textPrecedes(UnsafeBufferPointer(rebasing: bytes[starts[x]..<starts[x + 1]]),
-                                        UnsafeBufferPointer(rebasing: bytes[starts[y]..<starts[y + 1]]))
+                    return textPrecedes(texts[keys[a]], texts[keys[b]])
                 }
             }
         }

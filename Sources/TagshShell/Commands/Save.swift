@@ -44,19 +44,23 @@ extension Session {
     /// Saves to `path`, or each open file to itself. With several files, every changed file is written
     /// or none is: all are rendered and written to temporaries first, then renamed into place.
     func save(to path: String?, force: Bool) throws(ShellError) {
-        guard let ledger, !files.isEmpty else { throw .noLedger }
+        guard ledger != nil, !files.isEmpty else { throw .noLedger }
         if path != nil && files.count > 1 {
             throw .failed("with several files open, `save` writes each back to its own file; `save FILE` copies a session of one file")
         }
-        let changed = baseline.changedRows(ledger)
-        let categoryChanged = baseline.categoryChangedRows(ledger, among: changed)
         var plans: [FileSave] = []
-        for i in files.indices {
-            let f = files[i]
-            guard let target = path ?? f.path else {
-                throw .failed("the demo ledger has no file of its own; use `save FILE`")
+        do {
+            // (A copy of the ledger held to the end of the save would hold the file's bytes: see `letGoOfFileBytes`.)
+            let ledger = self.ledger!
+            let changed = baseline.changedRows(ledger)
+            let categoryChanged = baseline.categoryChangedRows(ledger, among: changed)
+            for i in files.indices {
+                let f = files[i]
+                guard let target = path ?? f.path else {
+                    throw .failed("the demo ledger has no file of its own; use `save FILE`")
+                }
+                plans.append(try renderSave(file: i, target: target, ledger: ledger, changed: changed, categoryChanged: categoryChanged))
             }
-            plans.append(try renderSave(file: i, target: target, ledger: ledger, changed: changed, categoryChanged: categoryChanged))
         }
         for plan in plans where !plan.isOwnFile && !plan.included.isEmpty {
             _ = plan
@@ -102,6 +106,7 @@ extension Session {
             return plans.count == 1 || force || !p.isOwnFile || !p.included.isEmpty
                 || !(p.main.isUnchanged && p.main.base == files[p.index].document.bytes)
         }
+        if writing.contains(where: { plans[$0].isOwnFile }) { letGoOfFileBytes() }
         var temporaries: [(path: String, temporary: String, file: Int, isMain: Bool)] = []
         do throws(FileError) {
             for k in writing {
@@ -186,13 +191,13 @@ extension Session {
         }
         let ownSave = plans.allSatisfy { $0.isOwnFile || files[$0.index].path == $0.target }
         if ownSave {
-            baseline = Baseline(ledger)
+            baseline = Baseline(ledger!)
             forgetSavedImports()
             savedPosition = position
             removeJournal()
             // What the files now bring by themselves: the categories their rows use, and the accounts of postings
             // that cannot carry a category (in a journal, a transaction with more than two postings).
-            fileCategories = ledger.usedCategories.union(postingOnlyCategories)
+            fileCategories = ledger!.usedCategories.union(postingOnlyCategories)
             if adopting, let target = files.first?.path {
                 stores.insert(DeclarationStore(sidecar: Sidecar(path: Session.sidecarPath(for: target)), kind: .sidecar), at: 0)
                 owners = owners.mapValues { $0 + 1 }
@@ -285,5 +290,20 @@ extension Session {
     /// The fingerprint the undo history is kept against: the file's bytes, or with several files, each file's in order.
     func historyFingerprint(_ hash: ([UInt8]) -> String = HistoryFile.fingerprint) -> String {
         files.map { hash($0.document.bytes) }.joined(separator: ";")
+    }
+}
+
+extension Session {
+    /// Has the descriptions held by the ledger's own table, no longer named in the file's bytes (a CSV file's
+    /// table names them there, not to keep them twice), and has what reads them read that table. The save
+    /// writes the file's next bytes over the old ones where they are, which it can do only once nothing else
+    /// holds them; and kept by the table after the save, the old bytes would stay in memory beside the new.
+    func letGoOfFileBytes() {
+        guard var l = ledger, l.merchants.sharesBuffer else { return }
+        ledger = nil
+        l.merchants = l.merchants.unshared()
+        merchantNames?.adopt(l.merchants)
+        completionCache = nil
+        ledger = l
     }
 }
