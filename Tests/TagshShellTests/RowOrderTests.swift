@@ -62,6 +62,31 @@ struct RowOrderTests {
         }
     }
 
+    /// A few of many rows of many names are found on two cores, the first few of each half (`Parallel.halves`),
+    /// then the first of those: the same rows as sorting every row, names alike in both halves (ties by row)
+    /// and names beyond ASCII included.
+    @Test func fewOfManyRowsOnTwoCoresAreTheSortsFirst() {
+        var rng = SeededRandom(seed: 11)
+        var l = Ledger()
+        let count = 70_000
+        for _ in 0..<count {
+            let name = Self.names[Int.random(in: 0..<Self.names.count, using: &rng)] + " \(Int.random(in: 0..<12_000, using: &rng))"
+            l.append(day: Day(year: 2024, month: 1, day: 1)!, merchant: l.merchants.intern(name), amount: Amount(units: 1, scale: 0),
+                     currency: 0, account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
+        }
+        #expect(l.merchants.count * 8 > count && count >= 1 << 16)
+        let subsets = [Array(0..<count), (0..<count).filter { $0 % 3 != 0 }]
+        for rows in subsets {
+            for limit in [1, 5, 20, 1024] {
+                for reverse in [false, true] {
+                    #expect(RowOrder.byMerchant(rows, l, reverse: reverse, limit: limit)
+                            == Self.reference(rows, l, byAmount: false, reverse: reverse, limit: limit),
+                            "\(rows.count) rows, limit \(limit), reverse \(reverse)")
+                }
+            }
+        }
+    }
+
     /// `firstInOrder` is a stable sort's first `k`: ties (many, under a coarse key) keep the items' order, whatever
     /// order the items come in (ascending, descending, at random) and whether it keeps a heap or sorts.
     @Test func firstInOrderIsTheStableSortsPrefix() {
