@@ -22,9 +22,9 @@ extension Commands {
         ],
         examples: ["tags", "tags trip", "tags '/^trip[/:]/'", "tags --limit 10", "tags rename cofee coffee", "tags delete old-tag"]
     ) { (inv: inout Invocation) throws(ShellError) in
-        let ledger = try inv.requireLedger()
+        _ = try inv.requireLedger()
         if let sub = inv.words.first?.text.lowercased(), !inv.words[0].isQuoted, sub == "rename" || sub == "delete" {
-            try renameOrDeleteTag(&inv, ledger, rename: sub == "rename")
+            try renameOrDeleteTag(&inv, rename: sub == "rename")
             return
         }
         try inv.expectAtMost(1)
@@ -36,6 +36,7 @@ extension Commands {
             }
         }
         let session = inv.session
+        let ledger = try inv.requireLedger()
         let perSet = try ledger.transactionsPerTagSet { () throws(ShellError) in try session.checkInterrupted() }
         let counts = ledger.transactionsPerTag(perSet: perSet)
         // Most used first, ties by name; each name lowered once (not per comparison: 100,000 tags took 0.3 s).
@@ -276,53 +277,58 @@ extension Commands {
 }
 
 /// `tags rename OLD NEW` and `tags delete NAME`: one change to every tag set holding OLD.
-func renameOrDeleteTag(_ inv: inout Invocation, _ ledger: Ledger, rename: Bool) throws(ShellError) {
+func renameOrDeleteTag(_ inv: inout Invocation, rename: Bool) throws(ShellError) {
     guard inv.words.count == (rename ? 3 : 2) else {
         throw .usage(rename ? "usage: tags rename OLD NEW" : "usage: tags delete NAME", span: inv.words.last?.span)
     }
     let oldWord = inv.words[1]
-    guard let oldID = ledger.tags.id(of: oldWord.text) else {
-        throw .usage("no tag '\(TextSafety.sanitize(oldWord.text))'", span: oldWord.span)
+    // What is read of the ledger is read here, into values of its own: a copy of the ledger held on would hold
+    // its tables, and the tables grow in place below only while the session's ledger alone holds them.
+    let (oldID, held, column, old): (UInt32, [Bool]?, [UInt32], String)
+    do {
+        let ledger = try inv.requireLedger()
+        guard let id = ledger.tags.id(of: oldWord.text) else {
+            throw .usage("no tag '\(TextSafety.sanitize(oldWord.text))'", span: oldWord.span)
+        }
+        (oldID, held, column, old) = (id, ledger.tagSetsHeld(), ledger.tagSet, ledger.tags[id])
     }
-    var tagsTable = ledger.tags
-    var sets = ledger.tagSets
-    var newID: UInt32?
+    var name: String?
     if rename {
         let w = inv.words[2]
-        let name = w.text.trimmingCharacters(in: " \t")
-        if let problem = TagName.validate(name) { throw .usage(tagProblem(name, problem), span: w.span) }
-        newID = tagsTable.intern(name)
-        if newID == oldID { throw .usage("'\(name)' is the same tag (tags compare ignoring case)", span: w.span) }
+        let n = w.text.trimmingCharacters(in: " \t")
+        if let problem = TagName.validate(n) { throw .usage(tagProblem(n, problem), span: w.span) }
+        if try inv.requireLedger().tags.id(of: n) == oldID { throw .usage("'\(n)' is the same tag (tags compare ignoring case)", span: w.span) }
+        name = n
     }
-    // The sets the rows hold that hold OLD, edited, then interned all at once. (Each was interned as it was made,
-    // while a slice of the table was alive: every intern copied all the sets, and a million-row file with a set a
-    // row did not finish in ten minutes.)
-    let held = ledger.tagSetsHeld()
-    var made = PendingTagSets(), from: [UInt32] = []
-    var edited: [UInt32] = []
-    sets.withMembers { members, starts in
-        for s in 0..<sets.count where held?[s] ?? true {
-            let ids = UnsafeBufferPointer(rebasing: members[starts[s]..<starts[s + 1]])
-            guard let at = ids.firstIndex(of: oldID) else { continue }
-            edited.removeAll(keepingCapacity: true)
-            edited.append(contentsOf: ids)
-            if let newID, !ids.contains(newID) { edited[at] = newID } else { edited.remove(at: at) }
-            _ = made.append(edited)
-            from.append(UInt32(s))
+    // The sets the rows hold that hold OLD, edited, then interned all at once, into the session's tables where
+    // they are (`withTagTables`). (Each was interned as it was made, while a slice of the table was alive: every
+    // intern copied all the sets, and a million-row file with a set a row did not finish in ten minutes. Interned
+    // into a copy, every rename copied all the sets: 0.3-0.5 s late in a session of the `merchants` shape.)
+    let (changes, newName) = inv.session.withTagTables { tagsTable, sets -> (ChangeSet, String) in
+        let newID = name.map { tagsTable.intern($0) }
+        var made = PendingTagSets(), from: [UInt32] = []
+        var edited: [UInt32] = []
+        sets.withMembers { members, starts in
+            for s in 0..<sets.count where held?[s] ?? true {
+                let ids = UnsafeBufferPointer(rebasing: members[starts[s]..<starts[s + 1]])
+                guard let at = ids.firstIndex(of: oldID) else { continue }
+                edited.removeAll(keepingCapacity: true)
+                edited.append(contentsOf: ids)
+                if let newID, !ids.contains(newID) { edited[at] = newID } else { edited.remove(at: at) }
+                _ = made.append(edited)
+                from.append(UInt32(s))
+            }
         }
+        var mapped = [UInt32](repeating: .max, count: sets.count)
+        for (p, id) in sets.intern(all: made).enumerated() { mapped[Int(from[p])] = id }
+        var changes = ChangeSet()
+        for (row, old) in column.enumerated() {
+            if case let to = mapped[Int(old)], to != .max { changes.record(row: row, field: .tags, before: old, after: to) }
+        }
+        return (changes, newID.map { tagsTable[$0] } ?? "")
     }
-    var mapped = [UInt32](repeating: .max, count: sets.count)
-    for (p, id) in sets.intern(all: made).enumerated() { mapped[Int(from[p])] = id }
-    var changes = ChangeSet()
-    for row in 0..<ledger.count {
-        let old = ledger.tagSet[row]
-        if case let to = mapped[Int(old)], to != .max { changes.record(row: row, field: .tags, before: old, after: to) }
-    }
-    var working = ledger
-    working.tags = tagsTable
-    working.tagSets = sets
-    let old = ledger.tags[oldID]
-    try inv.reportCommit(Change(ledger: changes, tables: working), summary: rename ? "tags rename \(old) → \(newID.map { tagsTable[$0] } ?? "")" : "tags delete \(old)")
+    try inv.reportCommit(Change(ledger: changes, tables: try inv.requireLedger()),
+                         summary: rename ? "tags rename \(old) → \(newName)" : "tags delete \(old)")
 }
 
 /// Parses a PATTERN argument: `/REGEX/` or a case-insensitive substring.
