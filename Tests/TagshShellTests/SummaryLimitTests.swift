@@ -6,7 +6,10 @@ import TagshModel
 /// `summary --limit N` finds the groups it keeps before making their lines (`SummaryReport.keptKeys`): what it prints
 /// must be what the full summary's first N lines and the rest folded into one give.
 struct SummaryLimitTests {
-    static func ledgerFile(seed: UInt64, currencies: [String]) throws -> (URL, String) {
+    /// With `huge` 1 (2), six merchants also get money in (out) past Int64 in all at three decimals, and the same
+    /// out (in) at two, which does not pass it (no other amount then has three decimals); their net totals are a
+    /// few thousandths, so a limited summary folds them (`keptLines` then sums as `keptLinesByKey` does).
+    static func ledgerFile(seed: UInt64, currencies: [String], huge: Int = 0) throws -> (URL, String) {
         var rng = SeededRandom(seed: seed)
         var text = "Date,Description,Amount,Currency,Category\n"
         let merchants = (0..<40).map { "SHOP \($0 % 7 == 0 ? "Café " : "")\($0)" }
@@ -14,11 +17,19 @@ struct SummaryLimitTests {
             let merchant = merchants[Int.random(in: 0..<merchants.count, using: &rng)]
             // Ties of size (the same net) between merchants, money in and out, and a few amounts with more digits.
             let cents = [-1500, 1500, -250, 999, 0][i % 5] + (Int.random(in: 0..<4, using: &rng) == 0 ? Int.random(in: -90_000...90_000, using: &rng) : 0)
-            let amount = i % 97 == 0 ? "\(cents / 100).\(String(format: "%03d", abs(cents % 100) * 10 + 5))"
+            let amount = i % 97 == 0 && huge == 0 ? "\(cents / 100).\(String(format: "%03d", abs(cents % 100) * 10 + 5))"
                                      : String(format: "%.2f", Double(cents) / 100) // test data only: the file's text
             let day = String(format: "2024-%02d-%02d", 1 + i % 12, 1 + i % 28)
             let category = ["Food", "Travel", "", "Rent"][Int.random(in: 0..<4, using: &rng)]
             text += "\(day),\(merchant),\(amount),\(currencies[i % currencies.count]),\(category)\n"
+        }
+        if huge > 0 {
+            let (three, two) = huge == 1 ? ("", "-") : ("-", "")
+            for m in 0..<6 {
+                for amount in [three + "999999999999999.999", three + "999999999999999.999", two + "1999999999999999.99"] {
+                    text += "2024-02-0\(1 + m),HUGE \(m),\(amount),\(currencies[0]),\n"
+                }
+            }
         }
         let (dir, path) = try scratchFile("summary.csv", prefix: "tagsh-summary")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -49,6 +60,34 @@ struct SummaryLimitTests {
                     #expect(limited.json() == expected.json(), "\(what)")
                     #expect(limited.table(width: 120, style: .plain).render(width: 120, style: .plain) == expected.table(width: 120, style: .plain).render(width: 120, style: .plain), "\(what)")
                 }
+            }
+        }
+    }
+}
+
+/// `summary --limit N` in one currency keeps only net totals by key, and sums the others' money in and out one row
+/// after another (`SummaryReport.keptLines`): its lines, the others' and the total must be what keeping every key's
+/// sums and folding them key by key gives (`keptLinesByKey`), also where the others' money passes Int64.
+struct KeptLinesTests {
+    @Test(arguments: [(1, 0), (2, 0), (3, 1), (4, 2)] as [(UInt64, Int)])
+    func keptLinesAreTheSumsKeyByKey(_ seed: UInt64, _ huge: Int) throws {
+        let (dir, path) = try SummaryLimitTests.ledgerFile(seed: seed, currencies: ["EUR"], huge: huge)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        let rows = Array(0..<ledger.count)
+        func describe(_ l: SummaryReport.Line) -> String { "\(l.key.map(String.init) ?? "-") \(SummaryFastPathTests.describe(l.group))" }
+        for d in [TagshShell.Dimension.merchant, .category, .account, .intent] {
+            let grouping = Grouping(d, ledger: ledger, depth: nil)
+            for limit in [1, 3, 10, 39, 100] {
+                let got = try #require(try SummaryReport.keptLines(rows, grouping, ledger, limit: limit, session: session, twoPassesFrom: 0))
+                let byKey = try #require(try SummaryReport.keptLinesByKey(rows, grouping, ledger, limit: limit, session: session))
+                let what = "\(d) --limit \(limit)"
+                #expect(describe(got.all) == describe(byKey.all), "\(what)")
+                #expect(got.lines.map(describe) == byKey.lines.map(describe), "\(what)")
+                #expect(describe(got.others) == describe(byKey.others), "\(what)")
+                #expect(got.folded == byKey.folded, "\(what)")
             }
         }
     }
