@@ -65,6 +65,52 @@ struct SummaryLimitTests {
     }
 }
 
+/// `summary by tag --limit N`: the first N lines of the full summary, and one folded row tallying each transaction
+/// that holds any folded tag once (worked out here row by row, with `Groups.Group.add`); in one currency and in two,
+/// with a trend, over a query's rows, and late in a session (sets no row holds in the table).
+struct SummaryByTagLimitTests {
+    @Test(arguments: [(5, ["EUR"]), (6, ["USD", "EUR"])] as [(UInt64, [String])])
+    func foldedTagsAreTalliedByRow(_ seed: UInt64, _ currencies: [String]) throws {
+        let (dir, path) = try SummaryLimitTests.ledgerFile(seed: seed, currencies: currencies)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").enumerated().map { i, line in
+            line + "," + ["", "a", "a;b", "b;c;trip/x", "c", "d;e", "e", "f;a;trip/y"][i % 8]
+        }
+        lines[0] += "Tags"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        for step in ["tag all +zz", "undo"] { #expect(session.execute(step) == .ok) }
+        let ledger = try #require(session.ledger)
+        for rows in [Array(0..<ledger.count), (0..<ledger.count).filter { $0 % 3 != 1 }] {
+            for trend in [false, true] {
+                let full = try SummaryReport(ledger: ledger, rows: rows, dimensions: [.tag], depth: nil, limit: nil, trend: trend, session: session)
+                let grouping = Grouping(.tag, ledger: ledger, depth: nil, rows: rows)
+                for n in [1, 3, 5, 100] {
+                    let limited = try SummaryReport(ledger: ledger, rows: rows, dimensions: [.tag], depth: nil, limit: n, trend: trend, session: session)
+                    var expected = full
+                    if full.lines.count > n {
+                        let folded = Set(full.lines[n...].compactMap(\.key))
+                        var others = SummaryReport.Line()
+                        others.folded = full.lines.count - n
+                        for r in rows {
+                            var inFolded = false
+                            grouping.forEachKey(r, ledger) { if folded.contains($0) { inFolded = true } }
+                            guard inFolded else { continue }
+                            others.group.add(ledger.amount(r), currency: ledger.currency[r])
+                            if trend { others.byMonth[Period.key(.month, ledger.day(r)), default: .init()].add(ledger.amount(r), currency: ledger.currency[r]) }
+                        }
+                        expected.lines = Array(full.lines.prefix(n)) + [others]
+                    }
+                    let what = "by tag --limit \(n)\(trend ? " --trend" : ""), \(rows.count) rows, \(currencies)"
+                    #expect(limited.csv() == expected.csv(), "\(what)")
+                    #expect(limited.json() == expected.json(), "\(what)")
+                }
+            }
+        }
+    }
+}
+
 /// `summary --limit N` in one currency keeps only net totals by key, and sums the others' money in and out one row
 /// after another (`SummaryReport.keptLines`): its lines, the others' and the total must be what keeping every key's
 /// sums and folding them key by key gives (`keptLinesByKey`), also where the others' money passes Int64.
