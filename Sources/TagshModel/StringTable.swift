@@ -59,6 +59,11 @@ public struct StringTable: Sendable {
     /// Whether the table names texts in a shared buffer (some may be held here too).
     public var sharesBuffer: Bool { !shared.isEmpty }
 
+    /// Whether the texts are named in `buffer` (the same array, not equal bytes).
+    public func isSharing(_ buffer: [UInt8]) -> Bool {
+        sharesBuffer && UInt(bitPattern: buffer.withUnsafeBufferPointer { $0.baseAddress }) == sharedAt
+    }
+
     /// How many bytes of text the table holds itself (not counting what it names in a shared buffer).
     public var ownByteCount: Int { bytes.count }
 

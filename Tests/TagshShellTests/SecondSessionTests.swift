@@ -522,6 +522,31 @@ struct SecondSessionTests {
         #expect(three.ledger?.tagNames(0) == ["a"] && three.ledger?.tagNames(1) == ["b"])
         #expect(three.steps.count == 2)
     }
+
+    /// A `tag` or `tags rename` refused while recovery waits interns no name: the spelling it gave is not the one
+    /// a later tag of that name shows.
+    @Test func aRefusedChangeLeavesNoSpelling() throws {
+        let path = try SmallLedgers.scratch("l.csv", "Date,Description,Amount,Tags\n2024-01-02,STARBUCKS 1234,-4.75,a\n2024-01-03,REWE,-30.10,\n")
+        let one = Session(sink: BufferSink())
+        one.execute("open \(path)")
+        one.execute("tag 1 +b")
+        // No close(): the session "crashed".
+        let two = Session(sink: BufferSink())
+        two.execute("open \(path)")
+        #expect(two.pendingRecovery != nil)
+        #expect(two.execute("tag 2 +MixedCase") != .ok)
+        #expect(two.execute("discard") == .ok && two.execute("tag 2 +mixedcase") == .ok)
+        #expect(two.ledger?.tagNames(1) == ["mixedcase"])
+        // A change left unsaved again by a second "crash", for a third session to find.
+        #expect(two.execute("tag 1 +b") == .ok)
+        let three = Session(sink: BufferSink())
+        three.execute("open \(path)")
+        #expect(three.pendingRecovery != nil)
+        #expect(three.execute("tags rename a OtherCase") != .ok)
+        #expect(three.execute("discard") == .ok)
+        #expect(three.execute("tag 2 +mixedcase +othercase") == .ok)
+        #expect(three.ledger?.tagNames(1) == ["mixedcase", "othercase"])
+    }
 }
 
 /// Commands describe changes; only `Session.commit` (and undo/redo) change the ledger, rules and
@@ -875,7 +900,41 @@ struct SharedDescriptionsSaveTests {
         #expect(s.execute("save") == .ok)
         let again = HistorySpellingTests.reopen(path)
         #expect(names(again) == names(s))
+        // A preview of suggestions keeps a working copy of the tables: a save lets go of the file's bytes there too.
+        #expect(again.ledger?.merchants.sharesBuffer == true)
+        #expect(again.execute("preview suggestions") == .ok && again.lastPreview?.tables?.merchants.sharesBuffer == true)
+        #expect(again.execute("note 2 hello") == .ok && again.execute("save") == .ok)
+        #expect(again.ledger?.merchants.sharesBuffer == false && again.lastPreview?.tables?.merchants.sharesBuffer == false)
+        #expect(again.lastPreview?.tables.map { t in t.merchants.ids.map { t.merchants[$0] } } == ["CAFE NERO", "SAY \"HI\""])
+        // A working copy whose table is not the ledger's (none is made so today) keeps its own texts, held.
+        let third = HistorySpellingTests.reopen(path)
+        #expect(third.execute("preview suggestions") == .ok)
+        _ = third.lastPreview?.tables?.merchants.intern("ONLY IN THE PREVIEW")
+        #expect(third.execute("note 1 x") == .ok && third.execute("save") == .ok)
+        #expect(third.lastPreview?.tables?.merchants.sharesBuffer == false)
+        #expect(third.lastPreview?.tables.map { t in t.merchants.ids.map { t.merchants[$0] } } == ["CAFE NERO", "SAY \"HI\"", "ONLY IN THE PREVIEW"])
         #expect(again.ledger.map { l in (0..<l.count).map { l.transaction($0).tags } } == [["coffee"], ["greeting"], ["coffee"]])
+    }
+}
+
+extension SharedDescriptionsSaveTests {
+    /// With two files open, the ledger's table names the first file's bytes: a save that writes only the second
+    /// leaves it naming them; a save that writes the first lets go of them.
+    @Test func onlyASaveOfTheFirstFileLetsGo() throws {
+        let (dir, a) = try scratchFile("a.csv", prefix: "tagsh-shared-two")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let b = dir.appendingPathComponent("b.csv").path
+        try "Date,Description,Amount\n2024-01-02,CAFE NERO,-3.00\n".write(toFile: a, atomically: true, encoding: .utf8)
+        try "Date,Description,Amount\n2024-02-02,REWE,-9.00\n".write(toFile: b, atomically: true, encoding: .utf8)
+        let s = Session(sink: BufferSink())
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(a) \(b)") == .ok && s.ledger?.count == 2)
+        #expect(s.ledger?.merchants.sharesBuffer == true)
+        #expect(s.execute("tag 2 +food") == .ok && s.execute("save") == .ok)
+        #expect(s.ledger?.merchants.sharesBuffer == true)
+        #expect(s.execute("tag 1 +coffee") == .ok && s.execute("save") == .ok)
+        #expect(s.ledger?.merchants.sharesBuffer == false)
+        #expect(s.ledger.map { l in (0..<l.count).map { l.transaction($0).merchant } } == ["CAFE NERO", "REWE"])
     }
 }
 

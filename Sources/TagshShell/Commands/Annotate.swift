@@ -30,6 +30,9 @@ extension Commands {
         let session = inv.session
         let column = try inv.requireLedger().tagSet
         let maxTags = session.settings.maxTags
+        // (Asked first, as `tags rename` does: a change refused after the names were interned would leave their
+        // spelling in the table, the one a later `tag` of the same name shows.)
+        try session.checkCanChange()
         // The tables grow in place (a copy of a million tag sets cost 40 ms a `tag`).
         let (changes, overflow) = session.withTagTables { tagsTable, sets in
             let addIDs = adds.map { tagsTable.intern($0) }

@@ -300,6 +300,9 @@ func renameOrDeleteTag(_ inv: inout Invocation, rename: Bool) throws(ShellError)
         if try inv.requireLedger().tags.id(of: n) == oldID { throw .usage("'\(n)' is the same tag (tags compare ignoring case)", span: w.span) }
         name = n
     }
+    // (Asked first: a change refused after NEW was interned would leave its spelling in the table, the one a
+    // later `tag +new` shows.)
+    try inv.session.checkCanChange()
     // The sets the rows hold that hold OLD, edited, then interned all at once, into the session's tables where
     // they are (`withTagTables`). (Each was interned as it was made, while a slice of the table was alive: every
     // intern copied all the sets, and a million-row file with a set a row did not finish in ten minutes. Interned

@@ -106,7 +106,11 @@ extension Session {
             return plans.count == 1 || force || !p.isOwnFile || !p.included.isEmpty
                 || !(p.main.isUnchanged && p.main.base == files[p.index].document.bytes)
         }
-        if writing.contains(where: { plans[$0].isOwnFile }) { letGoOfFileBytes() }
+        // (Only when the file whose bytes the descriptions are named in is written: with several files open, the
+        // ledger's table names the first file's.)
+        if writing.contains(where: { plans[$0].isOwnFile && ledger?.merchants.isSharing(files[plans[$0].index].document.bytes) == true }) {
+            letGoOfFileBytes()
+        }
         var temporaries: [(path: String, temporary: String, file: Int, isMain: Bool)] = []
         do throws(FileError) {
             for k in writing {
@@ -295,15 +299,22 @@ extension Session {
 
 extension Session {
     /// Has the descriptions held by the ledger's own table, no longer named in the file's bytes (a CSV file's
-    /// table names them there, not to keep them twice), and has what reads them read that table. The save
-    /// writes the file's next bytes over the old ones where they are, which it can do only once nothing else
-    /// holds them; and kept by the table after the save, the old bytes would stay in memory beside the new.
+    /// table names them there, not to keep them twice), and has what reads them read that table: the completion
+    /// lists, and the working copy a preview of suggestions kept (a plan of suggestions adds no description, so
+    /// its table is the ledger's, under the same ids). The save writes the file's next bytes over the old ones
+    /// where they are, which it can do only once nothing else holds them; and kept by the table after the save,
+    /// the old bytes would stay in memory beside the new.
     func letGoOfFileBytes() {
         guard var l = ledger, l.merchants.sharesBuffer else { return }
         ledger = nil
         l.merchants = l.merchants.unshared()
         merchantNames?.adopt(l.merchants)
         completionCache = nil
+        if let tables = lastPreview?.tables, tables.merchants.sharesBuffer {
+            let applied = appliedPreview
+            lastPreview!.tables!.merchants = tables.merchants.count == l.merchants.count ? l.merchants : tables.merchants.unshared()
+            appliedPreview = applied
+        }
         ledger = l
     }
 }
