@@ -24,17 +24,25 @@ public struct AnnotationUse: Sendable {
         if tags.count <= ledger.tags.count { tags += [Int](repeating: 0, count: ledger.tags.count + 1 - tags.count) }
         let categoryCount = Int(ledger.categories.ids.upperBound)
         if categories.count < categoryCount { categories += [Int](repeating: 0, count: categoryCount - categories.count) }
-        for i in 0..<changes.count {
-            let (left, took) = reverted ? (changes.after[i], changes.before[i]) : (changes.before[i], changes.after[i])
-            switch changes.fields[i] {
-            case .tags:
-                for t in ledger.tagSets[left] { tags[Int(t)] -= 1 }
-                for t in ledger.tagSets[took] { tags[Int(t)] += 1 }
-            case .category:
-                categories[Int(left)] -= 1
-                categories[Int(took)] += 1
-            case .intent, .note:
-                break
+        // On buffers: a set's tags read as a slice of the table, and each count checked for bounds and uniqueness,
+        // were a tenth of a `tag all` of the 1M `merchants` shape (a million sets left and a million taken).
+        ledger.tagSets.withMembers { members, starts in
+            tags.withUnsafeMutableBufferPointer { tags in
+                categories.withUnsafeMutableBufferPointer { categories in
+                    for i in 0..<changes.count {
+                        let (left, took) = reverted ? (changes.after[i], changes.before[i]) : (changes.before[i], changes.after[i])
+                        switch changes.fields[i] {
+                        case .tags:
+                            for m in starts[Int(left)]..<starts[Int(left) + 1] { tags[Int(members[m])] -= 1 }
+                            for m in starts[Int(took)]..<starts[Int(took) + 1] { tags[Int(members[m])] += 1 }
+                        case .category:
+                            categories[Int(left)] -= 1
+                            categories[Int(took)] += 1
+                        case .intent, .note:
+                            break
+                        }
+                    }
+                }
             }
         }
     }
