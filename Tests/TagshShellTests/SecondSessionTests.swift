@@ -504,16 +504,22 @@ struct SecondSessionTests {
         #expect(!sink.err.contains("discarded"))
     }
 
+    /// A session opened on `path` after another one ran `command` there and "crashed" (no close()): its recovery
+    /// journal waits.
+    static func afterACrash(_ path: String, _ command: String) throws -> Session {
+        let one = Session(sink: BufferSink())
+        one.execute("open \(path)")
+        one.execute(command)
+        let two = Session(sink: BufferSink())
+        two.execute("open \(path)")
+        try #require(two.pendingRecovery != nil)
+        return two
+    }
+
     /// Recovery replays into the same journal, so a second crash loses nothing either.
     @Test func recoverKeepsJournalling() throws {
         let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
-        let one = Session(sink: BufferSink())
-        one.execute("open \(path)")
-        one.execute("tag 1 +a")
-        // No close(): the session "crashed".
-        let two = Session(sink: BufferSink())
-        two.execute("open \(path)")
-        #expect(two.pendingRecovery != nil)
+        let two = try Self.afterACrash(path, "tag 1 +a")
         #expect(two.execute("recover") == .ok)
         two.execute("tag 2 +b")
         let three = Session(sink: BufferSink())
@@ -527,13 +533,7 @@ struct SecondSessionTests {
     /// a later tag of that name shows.
     @Test func aRefusedChangeLeavesNoSpelling() throws {
         let path = try SmallLedgers.scratch("l.csv", "Date,Description,Amount,Tags\n2024-01-02,STARBUCKS 1234,-4.75,a\n2024-01-03,REWE,-30.10,\n")
-        let one = Session(sink: BufferSink())
-        one.execute("open \(path)")
-        one.execute("tag 1 +b")
-        // No close(): the session "crashed".
-        let two = Session(sink: BufferSink())
-        two.execute("open \(path)")
-        #expect(two.pendingRecovery != nil)
+        let two = try Self.afterACrash(path, "tag 1 +b")
         #expect(two.execute("tag 2 +MixedCase") != .ok)
         #expect(two.execute("discard") == .ok && two.execute("tag 2 +mixedcase") == .ok)
         #expect(two.ledger?.tagNames(1) == ["mixedcase"])
