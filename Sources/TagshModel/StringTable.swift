@@ -117,22 +117,20 @@ public struct StringTable: Sendable {
     /// Reads the UTF-8 of `id`'s text in place.
     @inlinable
     public func withUTF8<R>(_ id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try withAllUTF8 { try body($0[id]) }
+        // (Only the one buffer the text is in.)
+        let start = starts[Int(id)], end = ends[Int(id)], n = shared.count
+        if start < n { return try shared.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end])) } }
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[(start - n)..<(end - n)])) }
     }
 
     /// Whether `id`'s text is exactly `text` (its bytes; case counts even in a case-insensitive table).
     public func text(of id: UInt32, is text: UnsafeBufferPointer<UInt8>) -> Bool { textEquals(Int(id), text) }
 
-    /// `text(of:is:)`, reading only the one buffer the text is in (a reader asks for each row, a lookup for
-    /// each hash that matches).
+    /// `text(of:is:)` (a reader asks for each row, a lookup for each hash that matches).
     @inline(__always)
     private func textEquals(_ id: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = starts[id], end = ends[id]
-        guard end - start == key.count else { return false }
-        if key.isEmpty { return true }
-        let n = shared.count
-        if start < n { return shared.withUnsafeBufferPointer { bytesEqual($0, start, key) } }
-        return bytes.withUnsafeBufferPointer { bytesEqual($0, start - n, key) }
+        guard ends[id] - starts[id] == key.count else { return false }
+        return key.isEmpty || withUTF8(UInt32(id)) { bytesEqual($0, 0, key) }
     }
 
     /// Every text's UTF-8 in place (`texts[id]`): for passes over the whole table that should not pay a
