@@ -291,10 +291,7 @@ struct SummaryReport {
         var kept: (isKept: [Bool], folded: Int)?
         var others = Line()
         if let limit, !trend, second == nil, let fast = try SummaryReport.keptLines(rows, first, ledger, limit: limit, session: session) {
-            // One pass in one currency, summed in arrays by key: the lines kept, and the others folded from the sums.
-            (all, lines, others) = (fast.all, fast.lines, fast.others)
-            kept = ([], fast.folded)
-        } else if let limit, !trend, second == nil, let fast = try SummaryReport.keptTagLines(rows, first, ledger, limit: limit, session: session) {
+            // In one currency, summed in arrays by key: the lines kept, and the others folded.
             (all, lines, others) = (fast.all, fast.lines, fast.others)
             kept = ([], fast.folded)
         } else {
@@ -383,8 +380,8 @@ struct SummaryReport {
 
     /// A summary by one dimension with a limit and no trend or columns, when every row is in one currency: the sums
     /// by key in arrays, in one pass; a `Line` for each of the `limit` largest; the others folded from their sums, as
-    /// the lines of a summary without a limit are folded. Nil when the dimension has no bound or the rows hold
-    /// several currencies. (`keptKeys` then a pass with a group per row took 106 ms on a million merchants.) Its loop
+    /// the lines of a summary without a limit are folded (by tag, `keptTagLines`). Nil when the dimension has no
+    /// bound or the rows hold several currencies. (`keptKeys` then a pass with a group per row took 106 ms on a million merchants.) Its loop
     /// is `singleCurrencyLines`'s for a bounded key, written apart: shared, with that loop's tag and period cases
     /// beside it, a summary by category with a limit took 12.2 ms where this took 8.9 (1M rows).
     ///
@@ -399,6 +396,7 @@ struct SummaryReport {
     /// pass costs less (the generated 1M CSV's few merchants: 6-10 ms, 9-12 in two).
     static func keptLines(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int, session: Session,
                           twoPassesFrom: Int = 1 << 16) throws(ShellError) -> (all: Line, lines: [Line], others: Line, folded: Int)? {
+        if first.dimension == .tag { return try keptTagLines(rows, first, ledger, limit: limit, session: session) }
         guard let bound = first.keyBound(ledger), let head = rows.first else { return nil }
         if bound < twoPassesFrom { return try keptLinesByKey(rows, first, ledger, limit: limit, session: session) }
         let currency = ledger.currency[head]
