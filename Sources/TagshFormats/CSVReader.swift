@@ -271,12 +271,11 @@ public struct CSVReader {
                         guard (try? below.next(into: &names, recordEnd: &end)) == true else { break }
                         let headerNames = names.map { text($0) }
                         let known = CSVColumns.knownRoles(headerNames)
-                        let values = headerNames.contains { CSVReader.looksLikeDate($0.trimmingSpaces()) || CSVReader.looksLikeAmount($0.trimmingSpaces()) }
-                        if k > 0 && values {
-                            // A record: a header below it would leave it out.
-                            if headerNames.contains(where: { CSVReader.looksLikeDate($0.trimmingSpaces()) }),
-                               headerNames.contains(where: { CSVReader.looksLikeAmount($0.trimmingSpaces()) }) { break }
-                        }
+                        let date = headerNames.contains { CSVReader.looksLikeDate($0.trimmingSpaces()) }
+                        let amount = headerNames.contains { CSVReader.looksLikeAmount($0.trimmingSpaces()) }
+                        let values = date || amount
+                        // A record: a header below it would leave it out.
+                        if k > 0 && date && amount { break }
                         if k == 0 || (!values && known.keys.contains(where: required.contains)),
                            let (inferred, found) = inferColumns(from: below, header: headerNames, known: known) {
                             guesses.append(CSVReader.unknownHeaderGuess(inferred, found: found, header: headerNames))
