@@ -244,7 +244,7 @@ struct SuggestIndexTests {
     }
 
     /// One large group of merchants alike (so its amounts' rows are kept, and its tallies), changed a row at a
-    /// time: what is kept of its amounts is forgotten and its tallies are brought up to date.
+    /// time: its amounts' rows and its tallies are brought up to date.
     @Test(arguments: [41, 42, 43] as [UInt64]) func aLargeGroupChangedRowByRow(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
         var l = Ledger()
