@@ -44,12 +44,12 @@ struct LiveEvidence: Sendable {
     /// amounts of the same group, and filtering the group's rows for each cost a pass over them per amount. The
     /// last `amountGroupsKept` groups asked for are kept: a `review` goes from one group to another and back, and
     /// with one group kept, each return to a group of half a million rows sorted its rows again (50-100 ms a key).
-    private var amountGroups: [(alike: UInt32, rows: [AmountOnly: [Int32]], tallies: [AmountOnly: [Tally]])] = []
+    private var amountGroups: [(alike: UInt32, rows: AmountRows, tallies: [AmountOnly: [Tally]])] = []
     static let amountGroupsKept = 8
     /// The large groups of merchants alike one amount was asked of, with that amount's tallies (counted in a
     /// pass: see `tallies(of:)`).
     private var amountAskedFirst: [UInt32: (amount: AmountOnly, tallies: [Tally])] = [:]
-    struct AmountOnly: Hashable { var units: Int64; var scale: UInt8; var currency: UInt32 }
+    typealias AmountOnly = AmountRows.Amount
     struct MemoKey: Hashable { var level: Int; var key: UInt32 }
     /// Scratch counts, all zero between calls; and a second set for the other core (`count(rowsOf:)`).
     private var scratch = Scratch(), spare = Scratch()
@@ -213,7 +213,7 @@ struct LiveEvidence: Sendable {
                 for r in rows.sorted() where ledger.category[Int(r)] != 0 || ledger.intent[Int(r)] != 0 || ledger.tagSet[Int(r)] != 0 {
                     kept.append(r)
                 }
-                amountGroups[g].rows[amount] = kept.isEmpty ? nil : kept
+                amountGroups[g].rows.set(amount, rows: kept)
                 amountGroups[g].tallies[amount] = nil
             }
         }
@@ -268,7 +268,7 @@ struct LiveEvidence: Sendable {
                 return counted
             }
             if amountGroups.count == LiveEvidence.amountGroupsKept { amountGroups.removeFirst() }
-            amountGroups.append((k.alike, byAmount(group, ledger: ledger), [:]))
+            amountGroups.append((k.alike, AmountRows(group, groups: byMerchant, ledger: ledger), [:]))
         }
         let last = amountGroups.count - 1
         if let known = amountGroups[last].tallies[amount] { return known }
@@ -302,18 +302,6 @@ struct LiveEvidence: Sendable {
         }
         for v in new { tallies[f].values[v, default: 0] += 1 }
         return f
-    }
-
-    /// The annotated rows of `merchants`, by amount and currency.
-    private func byAmount(_ merchants: [UInt32], ledger: Ledger) -> [AmountOnly: [Int32]] {
-        var out: [AmountOnly: [Int32]] = [:]
-        for m in merchants {
-            for r in byMerchant[m].lazy.map({ Int($0) }) {
-                guard ledger.category[r] != 0 || ledger.intent[r] != 0 || ledger.tagSet[r] != 0 else { continue }
-                out[AmountOnly(units: ledger.amountUnits[r], scale: ledger.amountScale[r], currency: ledger.currency[r]), default: []].append(Int32(r))
-            }
-        }
-        return out
     }
 
     /// The first row, in row order, of any of `merchants` with an annotation (nil when none has one).

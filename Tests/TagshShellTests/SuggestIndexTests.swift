@@ -411,6 +411,50 @@ struct SuggestIndexTests {
         compare(Array(0..<(2 * n)) + order.suffix(l.count), with: &fresh)
     }
 
+    /// A group's annotated rows by amount (`AmountRows`, an open-addressed table that grows) are what grouping the
+    /// rows in a dictionary gives: the same amounts, each with the same rows in the same order, none for the
+    /// others; amounts alike in units but not in scale or currency are apart. A later `set` is read first.
+    @Test func amountRowsAreTheRowsByAmount() {
+        var rng = SeededRandom(seed: 51)
+        var l = Ledger()
+        let merchants = ["SHOP 1", "SHOP 2", "SHOP 3"].map { l.merchants.intern($0) }
+        let currencies = [l.currencies.intern("EUR"), l.currencies.intern("USD")]
+        let food = l.categories.intern("Food")
+        for _ in 0..<6000 {
+            let annotated = rng.next() % 3 != 0
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: merchants[Int(rng.next() % 3)],
+                     amount: Amount(units: Int64(rng.next() % 900) - 450, scale: UInt8(rng.next() % 2 + 1)),
+                     currency: currencies[Int(rng.next() % 2)], account: 0,
+                     intent: annotated && rng.next() % 2 == 0 ? .want : nil, category: annotated ? food : 0, tagSet: 0, note: 0)
+        }
+        let groups = KeyedGroups(rowsByMerchantOf: l)
+        let group = [merchants[2], merchants[0]]
+        var expected: [AmountRows.Amount: [Int32]] = [:]
+        for m in group {
+            for r in groups[m] where l.category[Int(r)] != 0 || l.intent[Int(r)] != 0 {
+                expected[AmountRows.Amount(units: l.amountUnits[Int(r)], scale: l.amountScale[Int(r)], currency: l.currency[Int(r)]), default: []].append(Int32(r))
+            }
+        }
+        #expect(expected.count > 1000) // grown many times over
+        var table = AmountRows(group, groups: groups, ledger: l)
+        for (amount, rows) in expected { #expect(table[amount].map(Array.init) == rows, "\(amount)") }
+        var absent = 0
+        for units in -460..<460 {
+            for scale in [1, 2, 3] as [UInt8] {
+                for c in currencies + [7] {
+                    let a = AmountRows.Amount(units: Int64(units), scale: scale, currency: c)
+                    if expected[a] == nil { absent += 1; #expect(table[a] == nil, "\(a)") }
+                }
+            }
+        }
+        #expect(absent > 1000)
+        let (some, rows) = expected.first!
+        table.set(some, rows: [rows[0]])
+        #expect(table[some].map(Array.init) == [rows[0]])
+        table.set(some, rows: [])
+        #expect(table[some] == nil)
+    }
+
     /// Names read in two halves on two cores and joined give the groups one reading gives: the same members for
     /// every alike name and word, and the same partition into groups alike (`alikeOf`).
     @Test func namesReadInHalvesGroupAsInOne() {
