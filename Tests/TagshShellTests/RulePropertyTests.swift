@@ -41,8 +41,7 @@ struct RuleProperties {
 
     /// A session on `csv`, written to a scratch folder (`dir`, for the caller to remove), with room for many tags.
     static func opened(_ csv: String) throws -> (session: Session, sink: BufferSink, dir: URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try scratchFolder("tagsh-rules")
         let path = dir.appendingPathComponent("l.csv").path
         try csv.write(toFile: path, atomically: true, encoding: .utf8)
         let sink = BufferSink()

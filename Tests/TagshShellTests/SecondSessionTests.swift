@@ -84,9 +84,7 @@ enum SmallLedgers {
 
     /// A fresh folder holding `name` with `text`; returns the file's path.
     static func scratch(_ name: String, _ text: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-second-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent(name).path
+        let path = try scratchFolder("tagsh-second").appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -7,17 +7,34 @@ import TagshFormats
 let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("TagshFormatsTests/Fixtures")
 
+/// The folder this test run's scratch folders are made in, removed when the run ends: a test that leaves its
+/// folder (most of the second-session tests did, by design of their one-line helper) or stops half-way leaves
+/// nothing behind. Runs had left some 3,500 folders in /tmp.
+let scratchRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-tests-\(getpid())")
+    try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    atexit {
+        try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-tests-\(getpid())"))
+    }
+    return root
+}()
+
+/// A new empty folder in `scratchRoot`.
+func scratchFolder(_ prefix: String) throws -> URL {
+    let dir = scratchRoot.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+}
+
 /// A new empty temporary folder, and the path of `name` in it.
 func scratchFile(_ name: String, prefix: String) throws -> (folder: URL, file: String) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try scratchFolder(prefix)
     return (dir, dir.appendingPathComponent(name).path)
 }
 
 /// A temporary folder holding a copy of a fixture.
 func scratchCopy(of name: String) throws -> (folder: URL, file: String) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-session-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try scratchFolder("tagsh-session")
     let target = dir.appendingPathComponent(name)
     try FileManager.default.copyItem(at: fixtureFolder.appendingPathComponent(name), to: target)
     return (dir, target.path)
