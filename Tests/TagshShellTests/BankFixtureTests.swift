@@ -194,6 +194,18 @@ struct BankFixturesWithoutOptionsTests {
         #expect(t.ledger?.tagNames(0) == ["x"] && t.ledger?.count == 2)
     }
 
+    /// Title lines that hold a date or an amount, but not both (a statement's date, its opening balance), are not
+    /// records: the header below them is still found. Only a line with both stops the search (see
+    /// `recordsAreNotTakenForTitleLines`).
+    @Test(arguments: ["Statement date,2024-07-01\nOpening balance,1234.56\n\n", "Opening balance,1234.56\nStatement date,2024-07-01\n"])
+    func titleLinesWithADateOrAnAmount(_ title: String) throws {
+        let text = title + "Txn Posted,Description,Amount\n01/05/2024,Blue Bottle,-4.75\n13/06/2024,Thames Water,-38.12\n"
+        let (s, sink, _) = try Self.opened("t.csv", text)
+        #expect(sink.err.contains("read 'Txn Posted' as the date (by what it holds)"), "\(sink.err)")
+        #expect(s.ledger.map { l in (0..<l.count).map { "\(l.day($0)) \(l.transaction($0).merchant) \(l.amount($0))" } }
+                == ["2024-05-01 Blue Bottle -4.75", "2024-06-13 Thames Water -38.12"])
+    }
+
     /// Where the description column a header's names rank first is empty in every sampled record, the next
     /// description column that holds text is read (Nordea's `Mottagare` beside `Rubrik`); a column named for
     /// another role (a `Memo`, notes) is not taken for it.
