@@ -89,7 +89,7 @@ struct AmountRows {
 
     /// The annotated rows with `amount` (nil: none).
     subscript(amount: Amount) -> ArraySlice<Int32>? {
-        if let p = patched[amount] { return p.isEmpty ? nil : p[...] }
+        if !patched.isEmpty, let p = patched[amount] { return p.isEmpty ? nil : p[...] }
         guard case .found(let i) = find(amount), starts[i] < starts[i + 1] else { return nil }
         return rows[Int(starts[i])..<Int(starts[i + 1])]
     }
