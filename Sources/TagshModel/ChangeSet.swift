@@ -79,12 +79,40 @@ extension Ledger {
         }
     }
 
-    mutating func set(_ field: ChangeSet.Field, row: Int, to v: UInt32) {
-        switch field {
-        case .intent: intent[row] = UInt8(v)
-        case .category: category[row] = v
-        case .tags: tagSet[row] = v
-        case .note: note[row] = v
+    /// Writes `values` (the change set's befores or afters) into the columns, a column at a time, and only the
+    /// columns the change set holds: through one loop over every field, the compiler made all four columns the
+    /// ledger's own before the loop, so the first change after an open, which shares them with the file's
+    /// baseline, copied all four (13 MB at a million rows: 5 ms for a first `intent`, `review`'s slowest key).
+    private mutating func write(_ c: ChangeSet, values: [UInt32], reversed: Bool) {
+        var present = [false, false, false, false]
+        for f in c.fields { present[Int(f.rawValue)] = true }
+        // A column not written is lent as an empty buffer, which a change to it would fail on.
+        func lent<T>(_ column: inout [T], _ written: Bool, _ body: (UnsafeMutableBufferPointer<T>) -> Void) {
+            if written { column.withUnsafeMutableBufferPointer { body($0) } } else { body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        }
+        lent(&intent, present[0]) { intent in
+            lent(&category, present[1]) { category in
+                lent(&tagSet, present[2]) { tagSet in
+                    lent(&note, present[3]) { note in
+                        c.fields.withUnsafeBufferPointer { fields in
+                            c.rows.withUnsafeBufferPointer { rows in
+                                values.withUnsafeBufferPointer { values in
+                                    for k in 0..<fields.count {
+                                        let i = reversed ? fields.count - 1 - k : k
+                                        let row = Int(rows[i]), v = values[i]
+                                        switch fields[i] {
+                                        case .intent: precondition(row < intent.count); intent[row] = UInt8(v)
+                                        case .category: precondition(row < category.count); category[row] = v
+                                        case .tags: precondition(row < tagSet.count); tagSet[row] = v
+                                        case .note: precondition(row < note.count); note[row] = v
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -95,12 +123,12 @@ extension Ledger {
             case .setCategory(let id, _, let after): categories.replace(id, with: after)
             }
         }
-        for i in 0..<c.count { set(c.fields[i], row: Int(c.rows[i]), to: c.after[i]) }
+        write(c, values: c.after, reversed: false)
     }
 
     /// Applies a change set backwards: the inverse of `apply`.
     public mutating func revert(_ c: ChangeSet) {
-        for i in stride(from: c.count - 1, through: 0, by: -1) { set(c.fields[i], row: Int(c.rows[i]), to: c.before[i]) }
+        write(c, values: c.before, reversed: true)
         for t in c.tableChanges.reversed() {
             switch t {
             case .setCategory(let id, let before, _): categories.replace(id, with: before)

@@ -404,3 +404,56 @@ struct SharedBufferTableTests {
         #expect(StringTable().unshared().count == 0)
     }
 }
+
+/// A change set writes only the columns it holds, in order: the others stay shared with what shares them (a file's
+/// baseline, from its open), so the first change after an open copies one column, not four; and taking it back
+/// writes the befores last change first.
+struct ChangeSetWriteTests {
+    static func storage<T>(_ a: [T]) -> UnsafeRawPointer? { a.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+
+    @Test func onlyTheColumnsChangedAreWritten() {
+        var l = Ledger()
+        let food = l.categories.intern("Food"), set = l.tagSets.intern([l.tags.intern("x")]), note = l.notes.intern("n")
+        for i in 0..<100 {
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: 0, amount: Amount(units: Int64(i), scale: 2), currency: 0,
+                     account: 0, intent: nil, category: 0, tagSet: 0, note: 0)
+        }
+        let shared = l // what a baseline holds
+        for field in ChangeSet.Field.allCases {
+            var m = l
+            var c = ChangeSet()
+            // Two changes to one row (the last wins), one to another.
+            let values: [UInt32] = switch field { case .intent: [1, 2, 3]; case .category: [food, food + 1, food]; case .tags: [set, 0, set]; case .note: [note, 0, note] }
+            c.record(row: 7, field: field, before: 0, after: values[0])
+            c.record(row: 7, field: field, before: values[0], after: values[1])
+            c.record(row: 9, field: field, before: 0, after: values[2])
+            m.apply(c)
+            #expect(m.value(field, row: 7) == values[1] && m.value(field, row: 9) == values[2], "\(field)")
+            for other in ChangeSet.Field.allCases where other != field {
+                let same = switch other {
+                case .intent: Self.storage(m.intent) == Self.storage(shared.intent)
+                case .category: Self.storage(m.category) == Self.storage(shared.category)
+                case .tags: Self.storage(m.tagSet) == Self.storage(shared.tagSet)
+                case .note: Self.storage(m.note) == Self.storage(shared.note)
+                }
+                #expect(same, "a change of \(field) copied \(other)")
+            }
+            m.revert(c)
+            #expect(m.value(field, row: 7) == 0 && m.value(field, row: 9) == 0, "\(field)")
+        }
+        // All four in one change set, each to a row of its own: each column takes only its own.
+        var c = ChangeSet()
+        c.record(row: 1, field: .intent, before: 0, after: 2)
+        c.record(row: 2, field: .category, before: 0, after: food)
+        c.record(row: 3, field: .tags, before: 0, after: set)
+        c.record(row: 4, field: .note, before: 0, after: note)
+        var m = l
+        m.apply(c)
+        #expect((0..<6).map { m.value(.intent, row: $0) } == [0, 2, 0, 0, 0, 0])
+        #expect((0..<6).map { m.value(.category, row: $0) } == [0, 0, food, 0, 0, 0])
+        #expect((0..<6).map { m.value(.tags, row: $0) } == [0, 0, 0, set, 0, 0])
+        #expect((0..<6).map { m.value(.note, row: $0) } == [0, 0, 0, 0, note, 0])
+        m.revert(c)
+        #expect(ChangeSet.Field.allCases.allSatisfy { f in (0..<6).allSatisfy { m.value(f, row: $0) == 0 } })
+    }
+}
