@@ -101,10 +101,10 @@ extension Ledger {
                                         let i = reversed ? fields.count - 1 - k : k
                                         let row = Int(rows[i]), v = values[i]
                                         switch fields[i] {
-                                        case .intent: precondition(row < intent.count); intent[row] = UInt8(v)
-                                        case .category: precondition(row < category.count); category[row] = v
-                                        case .tags: precondition(row < tagSet.count); tagSet[row] = v
-                                        case .note: precondition(row < note.count); note[row] = v
+                                        case .intent: precondition(UInt(bitPattern: row) < UInt(intent.count)); intent[row] = UInt8(v)
+                                        case .category: precondition(UInt(bitPattern: row) < UInt(category.count)); category[row] = v
+                                        case .tags: precondition(UInt(bitPattern: row) < UInt(tagSet.count)); tagSet[row] = v
+                                        case .note: precondition(UInt(bitPattern: row) < UInt(note.count)); note[row] = v
                                         }
                                     }
                                 }
