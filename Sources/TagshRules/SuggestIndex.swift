@@ -100,6 +100,9 @@ public struct SuggestIndex: Sendable {
 
     /// How much the field's consistency counts, as that many transactions of prior evidence.
     static let priorWeight = 2.0
+    /// How much evidence from merchants alike, and from a word of the name, counts against a merchant's own
+    /// (1): the most confidence either can give.
+    static let alikeWeight = 0.9, wordWeight = 0.75
 
     // MARK: - keys
 
@@ -364,10 +367,18 @@ public struct SuggestIndex: Sendable {
             for i in best.indices where best[i].level == .amount { best[i].key = id }
         }
         if merchantTotal - (own.isEmpty ? 0 : 1) < 3 {
-            if e.alikeTallies == nil { e.alikeTallies = .some(tallies(.alike, e.alike, ledger: ledger)) }
-            consider(.alike, e.alike, e.alikeTallies ?? nil, 0.9)
-            if e.wordTallies == nil { e.wordTallies = e.words.map { tallies(.word, $0, ledger: ledger) } }
-            for (w, t) in zip(e.words, e.wordTallies ?? []) { consider(.word, w, t, 0.75) }
+            // A level's confidence never passes its weight (a value is held by no more of the rows than `total`,
+            // and the prior is at most 1): under `minimum`, its rows are not counted at all. At the default
+            // threshold (0.8) words never make a suggestion, and counting them was most of a `review` key that met
+            // a new group (on the 1M `wide` shape, `ref` is in every name).
+            if minimum <= SuggestIndex.alikeWeight {
+                if e.alikeTallies == nil { e.alikeTallies = .some(tallies(.alike, e.alike, ledger: ledger)) }
+                consider(.alike, e.alike, e.alikeTallies ?? nil, SuggestIndex.alikeWeight)
+            }
+            if minimum <= SuggestIndex.wordWeight {
+                if e.wordTallies == nil { e.wordTallies = e.words.map { tallies(.word, $0, ledger: ledger) } }
+                for (w, t) in zip(e.words, e.wordTallies ?? []) { consider(.word, w, t, SuggestIndex.wordWeight) }
+            }
         }
         best.sort { ($0.confidence, $1.value) > ($1.confidence, $0.value) }
         if field != .tags && best.count > 1 { best = [best[0]] }

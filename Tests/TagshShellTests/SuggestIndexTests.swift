@@ -337,7 +337,8 @@ struct SuggestIndexTests {
         }
         var index = SuggestIndex(ledger: l)
         var most = 0
-        for threshold in [0.0, 0.2, 0.35, 0.5, 0.8] {
+        // (Around the weights of merchants alike, 0.9, and words, 0.75: over a level's weight its rows are not counted.)
+        for threshold in [0.0, 0.2, 0.35, 0.5, 0.6, 0.7, 0.74, 0.75, 0.76, 0.8, 0.85, 0.89, 0.9, 0.91] {
             for row in 0..<l.count {
                 var all: [ScoredSuggestion] = []
                 for f in SuggestIndex.Field.allCases {
@@ -351,6 +352,44 @@ struct SuggestIndexTests {
             }
         }
         #expect(most >= 10)
+    }
+
+    /// Merchants alike and words give at most their weight (0.9, 0.75) of confidence, so over it their rows are not
+    /// counted: at every threshold, a suggestion is still every candidate at or over it. (Merchants of a row or two,
+    /// so that merchants alike and words are looked at; `CAFE n` alike and in Food, `RIVER xxQ` each alike only to
+    /// itself but sharing the word `river`, tagged `boat`; a seventh of each without: candidates just under each
+    /// weight.)
+    @Test func levelsOverTheirWeightAreNotCounted() {
+        var rng = SeededRandom(seed: 71)
+        var l = Ledger()
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let cafes = (0..<60).map { l.merchants.intern("CAFE \($0)") }
+        let rivers = (0..<60).map { l.merchants.intern("RIVER \(letters[$0 / 26])\(letters[$0 % 26])Q") }
+        let food = l.categories.intern("Food"), boat = l.tagSets.intern([l.tags.intern("boat")])
+        for i in 0..<200 {
+            let cafe = i % 2 == 0, annotated = rng.next() % 7 != 0 // (the others are the ones suggested for)
+            let m = cafe ? cafes[Int(rng.next() % 60)] : rivers[Int(rng.next() % 60)]
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: m, amount: Amount(units: -Int64(100 + i), scale: 2), currency: 0,
+                     account: 0, intent: nil, category: cafe && annotated ? food : 0, tagSet: !cafe && annotated ? boat : 0, note: 0)
+        }
+        var index = SuggestIndex(ledger: l)
+        var near = (alike: false, word: false)
+        for threshold in [0.0, 0.5, 0.6, 0.7, 0.72, 0.74, 0.75, 0.76, 0.8, 0.85, 0.88, 0.9, 0.91] {
+            for row in 0..<l.count {
+                var all: [ScoredSuggestion] = []
+                for f in SuggestIndex.Field.allCases {
+                    let every = index.candidates(row: row, field: f, ledger: l)
+                    for c in every {
+                        if c.evidence.contains("named like"), c.confidence > 0.7 { near.alike = true }
+                        if c.evidence.contains("in the name"), c.confidence > 0.6 { near.word = true }
+                    }
+                    all += every.filter { $0.confidence >= threshold }
+                }
+                let expected = all.sorted { $0.confidence > $1.confidence }
+                #expect(index.suggest(row: row, ledger: l, threshold: threshold) == expected, "row \(row) at \(threshold)")
+            }
+        }
+        #expect(near.alike && near.word, "\(near)")
     }
 
     /// A field no transaction has a value in is not looked for; one that only two have is, from merchants alike.
