@@ -629,3 +629,20 @@ struct StyleTests {
         #expect(r.tagChip("coffee") == "\u{1B}[38;5;\(TagName.palette[1])mcoffee\u{1B}[0m")
     }
 }
+
+/// `show`'s source line counts the line feeds before a record eight bytes at a time: the same count as one byte at
+/// a time, whatever the bytes beside them (0x8A, 0x0B, 0x00, a feed in each place of a word) and wherever it stops.
+struct LineEndsTests {
+    @Test func countsAsByteByByte() {
+        var rng = SeededRandom(seed: 81)
+        let alphabet: [UInt8] = [0x0A, 0x0A, 0x8A, 0x0B, 0x00, 0xFF, 0x41, 0x0D]
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000] {
+            let bytes = (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            for end in Set([0, length / 2, max(0, length - 1), length, length + 5]) {
+                let expected = bytes[0..<min(end, length)].filter { $0 == 0x0A }.count
+                #expect(Session.lineEnds(in: bytes, before: end) == expected, "length \(length), end \(end)")
+            }
+        }
+        #expect(Session.lineEnds(in: [UInt8](repeating: 0x0A, count: 24), before: 24) == 24)
+    }
+}
