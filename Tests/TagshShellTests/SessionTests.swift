@@ -646,3 +646,52 @@ struct LineEndsTests {
         #expect(Session.lineEnds(in: [UInt8](repeating: 0x0A, count: 24), before: 24) == 24)
     }
 }
+
+/// A chart sums rows in runs of one period (rows mostly come in date order): rows out of date order, months
+/// interleaved, two currencies met in different orders in different months, give each month its own rows' totals,
+/// currencies in the order the month met them, and a last run is not left out.
+struct ChartRunsTests {
+    @Test func monthsInterleavedAreEachSummedWhole() throws {
+        let (dir, path) = try scratchFile("c.csv", prefix: "tagsh-chart")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            Date,Description,Amount,Currency
+            2024-02-03,A,-10.00,USD
+            2024-01-05,B,-5.00,EUR
+            2024-02-01,C,-1.00,EUR
+            2024-01-07,D,-2.50,USD
+            2024-03-09,E,3.00,USD
+            2024-01-05,F,-1.25,EUR
+            2024-02-09,G,3.00,USD
+            2024-03-01,H,-4.00,EUR
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok)
+        sink.reset()
+        #expect(s.execute("chart by month --csv") == .ok)
+        #expect(sink.out == """
+            month,count,currency,total
+            2024-01,2,EUR,-6.25
+            2024-01,1,USD,-2.50
+            2024-02,2,USD,-7.00
+            2024-02,1,EUR,-1.00
+            2024-03,1,USD,3.00
+            2024-03,1,EUR,-4.00
+
+            """)
+        sink.reset()
+        #expect(s.execute("chart by month --out --csv") == .ok)
+        #expect(sink.out == """
+            month,count,currency,total
+            2024-01,2,EUR,-6.25
+            2024-01,1,USD,-2.50
+            2024-02,1,USD,-10.00
+            2024-02,1,EUR,-1.00
+            2024-03,1,EUR,-4.00
+
+            """)
+    }
+}

@@ -41,12 +41,33 @@ extension Commands {
         if inv.flag("in") && inv.flag("out") { throw .usage("give --in or --out, not both", span: nil) }
         let rows = inv.rows(matching: try inv.query(words), in: ledger).rows
         var series = Chart.Series()
+        // A period key is worked out once a day, and rows in a run of one period are summed apart and added to their
+        // period's totals when the run ends (rows mostly come in date order): a key and a dictionary look-up a row
+        // were half of a chart of a million rows (53 ms).
+        let onlyIn = inv.flag("in"), onlyOut = inv.flag("out")
+        var keyOfDay: [Int: Int] = [:]
+        var lastDay = Int32.min, lastKey = 0, run = Groups.Group(), runKey: Int?
         for (i, row) in rows.enumerated() {
             if i % 4096 == 0 { try inv.session.checkInterrupted() }
             let amount = ledger.amount(row)
-            if inv.flag("in") && amount.isNegative || inv.flag("out") && !amount.isNegative { continue }
-            series.add(Period.key(period, ledger.day(row)), amount, currency: ledger.currency[row])
+            if onlyIn && amount.isNegative || onlyOut && !amount.isNegative { continue }
+            let d = ledger.days[row]
+            if d != lastDay {
+                lastDay = d
+                if let k = keyOfDay[Int(d)] { lastKey = k } else {
+                    lastKey = Period.key(period, ledger.day(row))
+                    keyOfDay[Int(d)] = lastKey
+                }
+            }
+            if runKey != lastKey {
+                if let k = runKey { series.add(k, run) }
+                run = Groups.Group()
+                runKey = lastKey
+            }
+            run.add(amount, currency: ledger.currency[row])
+            series.all.add(amount, currency: ledger.currency[row])
         }
+        if let k = runKey { series.add(k, run) }
         let keys = series.keys(period)
         let scales = Render.displayScales(ledger)
         if inv.flag("json") || inv.session.jsonOutput {
@@ -100,10 +121,8 @@ enum Chart {
         var groups: [Int: Groups.Group] = [:]
         var all = Groups.Group()
 
-        mutating func add(_ key: Int, _ amount: Amount, currency: UInt32) {
-            groups[key, default: .init()].add(amount, currency: currency)
-            all.add(amount, currency: currency)
-        }
+        /// Adds a run of rows of one period to its totals (`all` is kept row by row by the caller).
+        mutating func add(_ key: Int, _ run: Groups.Group) { groups[key, default: .init()].add(run) }
 
         /// Every period from the first to the last, empty ones included.
         func keys(_ period: Dimension) -> [Int] {
