@@ -7,7 +7,18 @@ import TagshModel
 /// and whose amounts are nearly all distinct, the group's first `review` key spent most of its 50-90 ms hashing
 /// each row's amount with the standard hasher and making an array per amount.
 struct AmountRows {
-    struct Amount: Hashable { var units: Int64; var scale: UInt8; var currency: UInt32 }
+    struct Amount: Hashable {
+        var units: Int64; var scale: UInt8; var currency: UInt32
+
+        /// A multiplicative mix of the fields, for tables of amounts: the standard hasher's seeding was most of the
+        /// cost of a look-up (here, and in `ImportMatcher.transferPairs`).
+        var mix: UInt64 {
+            var h = UInt64(bitPattern: units) &* 0x9E37_79B9_7F4A_7C15
+            h ^= (UInt64(currency) << 8 | UInt64(scale)) &* 0xC2B2_AE3D_27D4_EB4F
+            h ^= h >> 29
+            return h &* 0xBF58_476D_1CE4_E5B9
+        }
+    }
 
     private var amounts: [Amount] = []
     /// Amount `i`'s rows are `rows[starts[i]..<starts[i + 1]]`.
@@ -72,13 +83,8 @@ struct AmountRows {
     }
 
     private func find(_ a: Amount) -> Probe {
-        // (A multiplicative mix: the amounts are the key, and the standard hasher's seeding was most of the cost.)
-        var h = UInt64(bitPattern: a.units) &* 0x9E37_79B9_7F4A_7C15
-        h ^= (UInt64(a.currency) << 8 | UInt64(a.scale)) &* 0xC2B2_AE3D_27D4_EB4F
-        h ^= h >> 29
-        h &*= 0xBF58_476D_1CE4_E5B9
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: h >> UInt64(64 - slotBits))
+        var slot = Int(truncatingIfNeeded: a.mix >> UInt64(64 - slotBits))
         while true {
             let v = slots[slot]
             if v == 0 { return .empty(slot) }

@@ -159,12 +159,11 @@ public struct ImportMatcher {
         -> [(out: Int, in: Int)]
     {
         guard !rows.isEmpty else { return [] }
-        struct IDKey: Hashable { var currency: UInt32; var units: Int64; var scale: UInt8 }
-        func key(_ r: Int, negated: Bool) -> IDKey {
+        func key(_ r: Int, negated: Bool) -> AmountRows.Amount {
             var u = ledger.amountUnits[r], s = ledger.amountScale[r]
             if negated { u = -u }
             while s > 0 && u % 10 == 0 { u /= 10; s -= 1 }
-            return IDKey(currency: ledger.currency[r], units: u, scale: s)
+            return AmountRows.Amount(units: u, scale: s, currency: ledger.currency[r])
         }
         let n = ledger.count
         // (Bits set in plain loops: `RowSet(rowCount:rows:)`, generic over the sequence, took a third of the command.)
@@ -175,15 +174,11 @@ public struct ImportMatcher {
         var lo = Int32.max, hi = Int32.min
         for r in rows { lo = min(lo, ledger.days[r]); hi = max(hi, ledger.days[r]) }
         lo -= Int32(days); hi += Int32(days)
-        var byAmount: [IDKey: [Int]] = [:]
+        var byAmount: [AmountRows.Amount: [Int]] = [:]
         // A bit per hash of the inflows' keys: most outflows have an amount no inflow has, and are passed over
         // without a dictionary look-up.
         var seen = [UInt64](repeating: 0, count: 1 << 14)
-        func bit(_ k: IDKey) -> Int {
-            var h = UInt64(bitPattern: k.units) &* 0x9E37_79B9_7F4A_7C15
-            h ^= (UInt64(k.currency) << 8 | UInt64(k.scale)) &* 0xC2B2_AE3D_27D4_EB4F
-            return Int(truncatingIfNeeded: h >> 44) // 20 bits
-        }
+        func bit(_ k: AmountRows.Amount) -> Int { Int(truncatingIfNeeded: k.mix >> 44) } // 20 bits
         for r in all where ledger.amountUnits[r] > 0 && ledger.days[r] >= lo && ledger.days[r] <= hi && !skip.contains(r) {
             let k = key(r, negated: false)
             byAmount[k, default: []].append(r)
