@@ -284,15 +284,13 @@ func renameOrDeleteTag(_ inv: inout Invocation, rename: Bool) throws(ShellError)
     let oldWord = inv.words[1]
     // What is read of the ledger is read here, into values of its own: a copy of the ledger held on would hold
     // its tables, and the tables grow in place below only while the session's ledger alone holds them.
-    let (oldID, held, old): (UInt32, [Bool]?, String)
-    var column: [UInt32]
+    let (oldID, held, column, old): (UInt32, [Bool]?, [UInt32], String)
     do {
         let ledger = try inv.requireLedger()
         guard let id = ledger.tags.id(of: oldWord.text) else {
             throw .usage("no tag '\(TextSafety.sanitize(oldWord.text))'", span: oldWord.span)
         }
-        (oldID, held, old) = (id, ledger.tagSetsHeld(), ledger.tags[id])
-        column = ledger.tagSet
+        (oldID, held, column, old) = (id, ledger.tagSetsHeld(), ledger.tagSet, ledger.tags[id])
     }
     var name: String?
     if rename {
@@ -332,7 +330,6 @@ func renameOrDeleteTag(_ inv: inout Invocation, rename: Bool) throws(ShellError)
         }
         return (changes, newID.map { tagsTable[$0] } ?? "")
     }
-    column = [] // (held on, the rows' column would be copied when the change is made)
     try inv.reportCommit(Change(ledger: changes, tables: try inv.requireLedger()),
                          summary: rename ? "tags rename \(old) → \(newName)" : "tags delete \(old)")
 }
