@@ -56,11 +56,12 @@ enum CSVWriter {
     }
 
     /// The new file as a splice of the old: one edit per changed record, or, when annotation columns are added
-    /// (every record gets their fields), the whole new file and `readBack` (its layout must be read again).
+    /// (every record gets their fields), the whole new file and its layout (`added`: worked out as it is written,
+    /// where the file was read back whole).
     static func renderSplice(_ bytes: [UInt8], layout: CSVLayout, ledger: Ledger, changedRows: [Int]) throws(Diagnostic)
-        -> (splice: ByteSplice, readBack: Bool)
+        -> (splice: ByteSplice, added: CSVLayout?)
     {
-        guard !changedRows.isEmpty else { return (ByteSplice(bytes), false) }
+        guard !changedRows.isEmpty else { return (ByteSplice(bytes), nil) }
         // The document and the ledger must describe the same records (a file read back after a save with rows it
         // skipped would not): refuse rather than write a record into another's place.
         if let row = changedRows.first(where: { $0 < 0 || $0 >= layout.records.count }) {
@@ -70,7 +71,8 @@ enum CSVWriter {
         // Where each annotation goes: its column, or a new one after the header's names and the widest record
         // (fields a record has beyond the header's names stay where they are, under unnamed columns).
         let addsColumns = !addedColumns(layout: layout, ledger: ledger, changedRows: changedRows).isEmpty
-        var columnAt: [Column?] = Array(repeating: nil, count: addsColumns ? addedColumnsStart(bytes, layout: layout) : layout.header.count)
+        let shapes = addsColumns ? recordShapes(bytes, layout: layout) : nil
+        var columnAt: [Column?] = Array(repeating: nil, count: shapes?.widest ?? layout.header.count)
         var added: [Column] = []
         for column in Column.allCases {
             if let i = column.index(in: layout.columns) {
@@ -83,8 +85,9 @@ enum CSVWriter {
         }
         let rows = changedRows.sorted()
         var writer = RecordWriter(layout: layout, ledger: ledger, columnAt: columnAt)
-        guard added.isEmpty else {
-            return (ByteSplice(try wholeFile(bytes, layout: layout, added: added, rows: rows, writer: &writer)), true)
+        if let shapes, !added.isEmpty {
+            let (whole, next) = try wholeFile(bytes, layout: layout, added: added, shapes: shapes.shapes, rows: rows, writer: &writer)
+            return (ByteSplice(whole), next)
         }
         var edits: [ByteSplice.Edit] = []
         edits.reserveCapacity(rows.count)
@@ -99,12 +102,13 @@ enum CSVWriter {
                 edits.append((range.lowerBound, range.upperBound, out))
             }
         }
-        return (ByteSplice(bytes, sortedEdits: edits), false)
+        return (ByteSplice(bytes, sortedEdits: edits), nil)
     }
 
-    /// The first save that adds annotation columns: the new header, and every record with the new fields.
-    private static func wholeFile(_ bytes: [UInt8], layout: CSVLayout, added: [Column], rows: [Int], writer: inout RecordWriter)
-        throws(Diagnostic) -> [UInt8]
+    /// The first save that adds annotation columns: the new header, and every record with the new fields; and the
+    /// layout of what is written, as reading it back would give it.
+    private static func wholeFile(_ bytes: [UInt8], layout: CSVLayout, added: [Column], shapes: [UInt32], rows: [Int],
+                                  writer: inout RecordWriter) throws(Diagnostic) -> ([UInt8], CSVLayout)
     {
         let lowercaseHeader = layout.header.allSatisfy { $0 == $0.lowercased() }
         var out: [UInt8] = []
@@ -114,62 +118,118 @@ enum CSVWriter {
             if end > copied { out.append(contentsOf: bytes[copied..<end]) }
             copied = max(copied, end)
         }
+        let width = writer.columnAt.count
+        var next = layout
+        let titles = added.map { lowercaseHeader ? $0.title(in: layout).lowercased() : $0.title(in: layout) }
         if layout.hasHeader {
             copy(upTo: layout.headerRange.upperBound)
-            let (_, headerQuoted) = bytes.withUnsafeBufferPointer { fieldShape($0, layout.headerRange, layout: layout) }
+            var refs: [FieldRef] = []
+            let headerQuoted = bytes.withUnsafeBufferPointer { fieldShape($0, layout.headerRange, layout: layout, refs: &refs) }.1
             // Unnamed columns for the fields records have beyond the header's names, then the new ones.
-            for _ in layout.header.count..<(writer.columnAt.count - added.count) {
+            for _ in layout.header.count..<(width - added.count) {
                 out.append(layout.delimiter)
                 if headerQuoted { out.append(contentsOf: [0x22, 0x22]) }
             }
-            for title in added.map({ $0.title(in: layout) }) {
+            for title in titles {
                 out.append(layout.delimiter)
-                out.append(contentsOf: try field(lowercaseHeader ? title.lowercased() : title, layout, quoteAll: headerQuoted, row: nil))
+                out.append(contentsOf: try field(title, layout, quoteAll: headerQuoted, row: nil))
             }
+            next.headerRange = layout.headerRange.lowerBound..<out.count
+            next.header = layout.header + Array(repeating: "", count: width - added.count - layout.header.count) + titles
+        } else {
+            next.header = (1...width).map(String.init)
         }
         var changed = [Bool](repeating: false, count: layout.records.count)
         for r in rows { changed[r] = true }
-        let width = writer.columnAt.count
+        var records = RecordOffsets()
+        records.reserveCapacity(layout.records.count)
         try bytes.withUnsafeBufferPointer { buffer throws(Diagnostic) in
             for row in layout.records.indices {
                 let range = layout.records[row]
                 let start = range.lowerBound, end = range.upperBound
                 copy(upTo: start)
+                let newStart = out.count
                 if changed[row] {
                     try writer.record(buffer, start..<end, row: row, into: &out)
                 } else {
                     copy(upTo: end)
-                    let (count, quoteAll) = fieldShape(buffer, start..<end, layout: layout)
+                    let shape = shapes[row]
+                    let count = Int(shape & 0x7FFF_FFFF), quoteAll = shape >> 31 != 0
                     for _ in min(count, width)..<width {
                         out.append(layout.delimiter)
                         if quoteAll { out.append(contentsOf: [0x22, 0x22]) }
                     }
                 }
+                records.append(newStart..<out.count)
                 copied = end
             }
         }
         copy(upTo: bytes.count)
-        return out
+        next.records = records
+        // The mapping names the added columns as `title(in:)` does, in a header written in lower case too.
+        let named = added.map { $0.title(in: layout) }
+        (next.columns, next.columnMap) = columnsAdding(titles: named, from: width - added.count, to: layout,
+                                                       newHeader: layout.header + Array(repeating: "", count: width - added.count - layout.header.count) + named)
+        return (out, next)
     }
 
-    /// Where the columns a save adds begin: after the header's names, and after the widest record, so a bank's
-    /// fields that have no name in the header (a trailing `,,` on every row, or values) are neither overwritten
-    /// nor read back as tagsh's.
-    static func addedColumnsStart(_ bytes: [UInt8], layout: CSVLayout) -> Int {
-        var widest = layout.header.count
-        bytes.withUnsafeBufferPointer { buffer in
-            for r in layout.records.indices {
-                widest = max(widest, fieldShape(buffer, layout.records[r], layout: layout).0)
+    /// Where the columns named `titles` (as `Column.title(in:)` names them) go once a save adds them from position
+    /// `from`, and the mapping that keeps describing the file: annotation columns a save added are named in a
+    /// mapping by position (or by name, beside a header that alone would name them otherwise).
+    static func columnsAdding(titles: [String], from: Int, to old: CSVLayout, newHeader: [String]) -> (CSVColumns, ColumnMap?) {
+        var columns = old.columns
+        var next = from
+        for title in titles {
+            switch title {
+            case "Intent": columns.intent = next
+            case "Category", "Category (tagsh)": columns.category = next
+            case "Tags": columns.tags = next
+            default: columns.notes = next
+            }
+            next += 1
+        }
+        var map = old.columnMap
+        if map != nil {
+            map = titles.isEmpty ? old.columnMap
+                : old.hasHeader ? ColumnMap(namesOf: columns, header: newHeader) : ColumnMap(positionsOf: columns)
+        } else if !titles.isEmpty, old.hasHeader {
+            // When the new header alone would name the annotation columns otherwise (a bank's own Category column
+            // beside tagsh's new Tags column, or tagsh's Category column alone), a mapping keeps them as they are.
+            let alone = CSVColumns(header: newHeader)
+            if alone?.category != columns.category || alone?.tags != columns.tags || alone?.intent != columns.intent
+                || alone?.notes != columns.notes {
+                map = ColumnMap(namesOf: columns, header: newHeader)
             }
         }
-        return widest
+        return (columns, map)
     }
 
-    /// How many fields a record has, and whether it quotes every one.
-    static func fieldShape(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, layout: CSVLayout) -> (Int, Bool) {
+    /// Each record's number of fields, with bit 31 set when it quotes every one, and the most fields a record has
+    /// or the header names: where the columns a save adds begin, so a bank's fields that have no name in the
+    /// header (a trailing `,,` on every row, or values) are neither overwritten nor read back as tagsh's.
+    static func recordShapes(_ bytes: [UInt8], layout: CSVLayout) -> (shapes: [UInt32], widest: Int) {
+        var widest = layout.header.count
+        var shapes = [UInt32](repeating: 0, count: layout.records.count)
+        var refs: [FieldRef] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            for r in layout.records.indices {
+                let (count, quoteAll) = fieldShape(buffer, layout.records[r], layout: layout, refs: &refs)
+                widest = max(widest, count)
+                shapes[r] = UInt32(truncatingIfNeeded: min(count, 0x7FFF_FFFF)) | (quoteAll ? 1 << 31 : 0)
+            }
+        }
+        return (shapes, widest)
+    }
+
+    /// Where the columns a save adds begin (`recordShapes`).
+    static func addedColumnsStart(_ bytes: [UInt8], layout: CSVLayout) -> Int {
+        recordShapes(bytes, layout: layout).widest
+    }
+
+    /// How many fields a record has, and whether it quotes every one (`refs`: room reused from record to record).
+    static func fieldShape(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, layout: CSVLayout, refs: inout [FieldRef]) -> (Int, Bool) {
         var scanner = CSVReader.Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), pos: range.lowerBound,
                                         line: 0, delimiter: layout.delimiter)
-        var refs: [FieldRef] = []
         var recordEnd = 0
         _ = try? scanner.next(into: &refs, recordEnd: &recordEnd)
         return (refs.count, !refs.isEmpty && refs.allSatisfy(\.quoted))

@@ -63,10 +63,12 @@ struct CSVHandler: FormatHandler {
         -> LedgerDocument.Rendered
     {
         guard case .csv(let csv) = document.layout else { return .init(outputs: [.init(path: nil, bytes: document.bytes)], next: .document(document)) }
-        // When the header changes (added columns) the document is read back after the save; otherwise the
-        // edits are made to the document's own bytes and the records' offsets shifted by them.
-        let (splice, readBack) = try CSVWriter.renderSplice(document.bytes, layout: csv, ledger: ledger, changedRows: changedRows)
-        return .init(outputs: [LedgerDocument.Output(path: nil, content: splice)], next: readBack ? .readBack : .csv(splice.edits))
+        // When the header changes (added columns) the whole file is new, and its layout is worked out as it is
+        // written; otherwise the edits are made to the document's own bytes and the records' offsets shifted by them.
+        let (splice, added) = try CSVWriter.renderSplice(document.bytes, layout: csv, ledger: ledger, changedRows: changedRows)
+        let next: LedgerDocument.Rendered.Next = added.map { .document(LedgerDocument(format: .csv, bytes: splice.base, layout: .csv($0))) }
+            ?? .csv(splice.edits)
+        return .init(outputs: [LedgerDocument.Output(path: nil, content: splice)], next: next)
     }
 }
 

@@ -154,8 +154,8 @@ public struct LedgerDocument: Sendable {
     /// What a save of a document writes, and how the document changes once it is written.
     public struct Rendered: Sendable {
         enum Next: Sendable {
-            /// The file must be read back (a CSV file whose header changed).
-            case readBack
+            /// A whole new document (a CSV file's first save that adds tagsh's columns, its layout worked out as it
+            /// was written).
             case document(LedgerDocument)
             /// A journal's or beancount file's edits, made to the rendered document's own bytes and layout.
             case text(TextWriter.Changes)
@@ -170,19 +170,12 @@ public struct LedgerDocument: Sendable {
         /// The main file's splice (empty once `nextDocument` has let go of the outputs).
         public var main: ByteSplice { outputs.first?.content ?? ByteSplice([]) }
         public var included: [Output] { Array(outputs.dropFirst()) }
-        /// Whether the document after the save is known without reading the file back.
-        public var knowsNext: Bool {
-            if case .readBack = next { return false }
-            return true
-        }
-
         /// The document once the outputs are written, made from `old`, the document this was rendered from
         /// (left empty). Its bytes and row offsets are edited in place, not copied, when nothing else holds them:
-        /// the outputs are let go first. Nil when the file must be read back.
+        /// the outputs are let go first. Nil when `old` is not the document this was rendered from.
         public mutating func nextDocument(from old: inout LedgerDocument) -> LedgerDocument? {
             outputs = []
             switch next {
-            case .readBack: return nil
             case .document(let document): return document
             case .text(let changes):
                 var taken = LedgerDocument.empty(old.format)
@@ -251,34 +244,11 @@ public struct LedgerDocument: Sendable {
                                                  stamp: stamp)
             return loaded.document
         case .csv(let old):
-            // A mapping keeps describing the file: annotation columns a save added are named in it by position.
-            var map = old.columnMap
-            var columns = old.columns
-            // The added columns begin after the widest record (`CSVWriter.addedColumnsStart`); the fields before
+            // The added columns begin after the widest record (`CSVWriter.recordShapes`); the fields before
             // them that the header does not name have no name in the new header either.
-            var next = addedColumns.isEmpty ? old.header.count : CSVWriter.addedColumnsStart(bytes, layout: old)
-            let newHeader = old.header + Array(repeating: "", count: next - old.header.count) + addedColumns
-            for title in addedColumns {
-                switch title {
-                case "Intent": columns.intent = next
-                case "Category", "Category (tagsh)": columns.category = next
-                case "Tags": columns.tags = next
-                default: columns.notes = next
-                }
-                next += 1
-            }
-            if map != nil {
-                map = addedColumns.isEmpty ? old.columnMap
-                    : old.hasHeader ? ColumnMap(namesOf: columns, header: newHeader) : ColumnMap(positionsOf: columns)
-            } else if !addedColumns.isEmpty, old.hasHeader {
-                // When the new header alone would name the annotation columns otherwise (a bank's own Category column
-                // beside tagsh's new Tags column, or tagsh's Category column alone), a mapping keeps them as they are.
-                let alone = CSVColumns(header: newHeader)
-                if alone?.category != columns.category || alone?.tags != columns.tags || alone?.intent != columns.intent
-                    || alone?.notes != columns.notes {
-                    map = ColumnMap(namesOf: columns, header: newHeader)
-                }
-            }
+            let from = addedColumns.isEmpty ? old.header.count : CSVWriter.addedColumnsStart(bytes, layout: old)
+            let newHeader = old.header + Array(repeating: "", count: from - old.header.count) + addedColumns
+            let map = CSVWriter.columnsAdding(titles: addedColumns, from: from, to: old, newHeader: newHeader).1
             var (_, layout, _) = try CSVReader.read(newBytes, fileName: fileName,
                                                     options: ReadOptions(skipBad: true, dateFormat: old.dateFormat, columns: map))
             layout.dateFormatGiven = old.dateFormatGiven

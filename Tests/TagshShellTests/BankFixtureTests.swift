@@ -267,3 +267,63 @@ struct BankFixturesWithoutOptionsTests {
         #expect(sink.err.contains(said), "\(sink.err)")
     }
 }
+
+/// The first save that adds tagsh's columns writes every record again, and works out the new file's layout as it
+/// writes it (where it read the file back whole): on every real-shaped export, that layout is the one reading the
+/// written bytes back gives, field for field.
+struct AddedColumnsLayoutTests {
+    static let files: [(String, String)] = BankFixtureTests.expected.map { (BankFixtureTests.folder.appendingPathComponent($0.file).path, $0.options) }
+        + ((try? FileManager.default.contentsOfDirectory(atPath: fixtureFolder.path)) ?? []).sorted()
+        .filter { $0.hasSuffix(".csv") || $0.hasSuffix(".tsv") }.map { (fixtureFolder.appendingPathComponent($0).path, "") }
+
+    @Test func theLayoutWrittenIsTheLayoutReadBack() throws {
+        var checked = 0
+        let folder = try scratchFolder("added-columns")
+        for (source, options) in Self.files {
+            // A copy: a session journals its changes beside the file.
+            let name = (source as NSString).lastPathComponent
+            let path = folder.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: source, toPath: path)
+            let sink = BufferSink()
+            let s = Session(sink: sink)
+            s.sourcesSidecar = false
+            guard s.execute("open \(Lexer.quote(path)) \(options)") == .ok, let count = s.ledger?.count, count > 0 else { continue }
+            // A tag, an intent, and a note that must be quoted: on the first, the second and the last record.
+            _ = s.execute("tag 1 +checked")
+            _ = s.execute("intent \(min(2, count)) need")
+            _ = s.execute("note \(count) 'a note, with \"quotes\"'")
+            let ledger = try #require(s.ledger)
+            let document = s.files[0].document
+            let changed = Array(Set([0, min(1, count - 1), count - 1])).sorted()
+            let added = document.columnsAdded(ledger, changedRows: changed)
+            guard !added.isEmpty else { continue }
+            var rendered = try document.renderForSave(ledger, changedRows: changed)
+            let bytes = rendered.main.bytes
+            let readBack = try document.reread(bytes, fileName: path, addedColumns: added)
+            var base = document
+            let next = rendered.nextDocument(from: &base)
+            let written = try #require(next, "\(name): no layout worked out")
+            #expect(written.bytes == bytes, "\(name): bytes")
+            guard case .csv(let a) = written.layout, case .csv(let b) = readBack.layout else {
+                Issue.record("\(name): not a CSV layout")
+                continue
+            }
+            #expect(a.header == b.header, "\(name): header \(a.header) read back as \(b.header)")
+            #expect(a.headerRange == b.headerRange && a.headerLine == b.headerLine && a.hasHeader == b.hasHeader, "\(name): header place")
+            #expect(a.columns == b.columns, "\(name): columns")
+            #expect(a.columnMap == b.columnMap, "\(name): mapping \(String(describing: a.columnMap)) read back as \(String(describing: b.columnMap))")
+            #expect(a.records == b.records, "\(name): records")
+            #expect(a.delimiter == b.delimiter && a.lineEnding == b.lineEnding && a.hasBOM == b.hasBOM && a.encoding == b.encoding,
+                    "\(name): delimiter, line ending, BOM or encoding")
+            #expect(a.decimalComma == b.decimalComma && a.dateFormat == b.dateFormat && a.dateFormatGiven == b.dateFormatGiven, "\(name): dates and amounts")
+            #expect(a.guesses == b.guesses, "\(name): guesses")
+            // What the reader noticed (a footer, a line above the first transaction), as an open of the written file
+            // notices it (a read-back skips bad records, and said nothing of a line above the first transaction).
+            let opened = try LedgerDocument.read(bytes, fileName: path, format: .csv, options: ReadOptions(dateFormat: b.dateFormat, columns: b.columnMap)).document
+            if case .csv(let c) = opened.layout { #expect(a.notes == c.notes, "\(name): notes \(a.notes), on opening \(c.notes)") }
+            checked += 1
+        }
+        // Most exports have none of tagsh's columns (the count seen when this test was written: 110).
+        #expect(checked >= 100, "\(checked) files took the first save's path")
+    }
+}

@@ -160,7 +160,7 @@ extension Session {
         for k in plans.indices where plans[k].isOwnFile || files[plans[k].index].path == nil {
             let i = plans[k].index
             var next: LedgerDocument?
-            if plans[k].isOwnFile && plans[k].rendered.knowsNext {
+            if plans[k].isOwnFile {
                 // The layout follows the edits, made to the file's bytes where they are: nothing is read again, and
                 // nothing is copied, once the open document and the plan let go of the bytes.
                 var base = LedgerDocument.empty(plans[k].base.format)
