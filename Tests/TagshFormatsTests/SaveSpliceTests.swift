@@ -358,3 +358,21 @@ struct BlockRewriteShortcutTests {
         #expect(BeancountFormat.parseBlock(blocks[2]).metadata.map(\.value) == ["want"])
     }
 }
+
+/// The ids a beancount refusal has checked: a bit each when the looks are many, a `Set` when they are few beside the
+/// ids; either way an id is new once.
+struct SeenIDsTests {
+    @Test(arguments: [(1000, 1), (1000, 100), (10, 1)])
+    func anIDIsNewOnce(_ count: Int, _ looks: Int) {
+        var seen = SeenIDs(count: count, looks: looks)
+        for id in [0, 63, 64, 999, 5, 63] where id < count { _ = seen.insert(UInt32(id)) }
+        for id in 0..<UInt32(count) {
+            let new = seen.insert(id)
+            #expect(new == ![0, 63, 64, 999, 5].contains(Int(id)), "id \(id) of \(count)")
+        }
+        for id in 0..<UInt32(count) {
+            let new = seen.insert(id)
+            #expect(!new, "id \(id) of \(count), again")
+        }
+    }
+}
