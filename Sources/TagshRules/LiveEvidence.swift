@@ -70,41 +70,91 @@ struct LiveEvidence: Sendable {
 
     /// Counts the rows of each of `merchants` again and moves the consistency sums by what changed. No tally is
     /// made: the scratch counts give each field's total and its most common value's count. (This runs for every
-    /// merchant when the index is built: a million of them on some ledgers.)
-    private mutating func measure(_ merchants: some Sequence<UInt32>, ledger: Ledger) {
-        scratch.prepare(ledger)
-        // Taken out while it is written in place (the loop counts into the scratch, which is part of `self`).
+    /// merchant when the index is built: a million of them on some ledgers; and for every merchant a change
+    /// touches: all of them after a `tag all`.) From `parallelFrom` rows the merchants are split where half the
+    /// rows are, and each half is measured on a core of its own, into its own scratch: counted on one core, a
+    /// `tag all` on a million rows spent 20 ms here, and as long again on its `undo`.
+    private mutating func measure(_ merchants: some Collection<UInt32>, ledger: Ledger) {
+        let list = Array(merchants)
+        let groups = byMerchant
+        var rows = 0
+        for m in list where Int(m) < groups.keyCount { rows += groups.range(of: m).count }
+        // Taken out while it is written in place (the loops count into the scratches, which are part of `self`).
         var kept = consistency
         consistency = []
-        var sums = (agree: (0, 0, 0), total: (0, 0, 0))
-        kept.withUnsafeMutableBufferPointer { kept in
-            for m in merchants {
-                let rows = byMerchant.range(of: m)
-                var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0)
-                if rows.count == 1 {
-                    // One transaction: each value it has is held once (a tag set holds a tag once).
-                    let r = Int(byMerchant.members[rows.lowerBound])
-                    if ledger.category[r] != 0 { total.0 = 1; top.0 = 1 }
-                    if ledger.intent[r] != 0 { total.1 = 1; top.1 = 1 }
-                    if ledger.tagSet[r] != 0 { total.2 = 1; top.2 = 1 }
-                } else if !rows.isEmpty {
-                    total = scratch.accumulate(byMerchant[m].lazy.map { Int($0) }, ledger: ledger)
-                    for c in scratch.countedCategories { top.0 = max(top.0, scratch.categoryCounts[Int(c)]) }
-                    for n in scratch.countedIntents { top.1 = max(top.1, scratch.intentCounts[Int(n)]) }
-                    for t in scratch.countedTags { top.2 = max(top.2, scratch.tagCounts[Int(t)]) }
-                    scratch.clear()
-                }
-                precondition(Int(m) < kept.count, "a merchant the index does not have")
-                let old = kept[Int(m)]
-                sums.total.0 += Int(total.0 - old.total.0); sums.agree.0 += Int(top.0 - old.top.0)
-                sums.total.1 += Int(total.1 - old.total.1); sums.agree.1 += Int(top.1 - old.top.1)
-                sums.total.2 += Int(total.2 - old.total.2); sums.agree.2 += Int(top.2 - old.top.2)
-                kept[Int(m)] = Consistency(total: total, top: top)
+        var sums = Sums()
+        precondition(list.allSatisfy { Int($0) < kept.count }, "a merchant the index does not have")
+        if rows >= parallelFrom && list.count >= 2 {
+            var half = list.count, sum = 0
+            for (i, m) in list.enumerated() {
+                sum += groups.range(of: m).count
+                if sum * 2 >= rows { half = i + 1; break }
+            }
+            // (Swapped in and out, not copied: a second reference to a scratch's arrays would make the next write
+            // copy them.)
+            var theirs = Scratch(), mine = Scratch()
+            swap(&theirs, &spare)
+            swap(&mine, &scratch)
+            theirs.prepare(ledger)
+            mine.prepare(ledger)
+            kept.withUnsafeMutableBufferPointer { kept in
+                // Each half writes only its own merchants' entries.
+                let k = kept
+                let (here, there) = Parallel.alongside({ LiveEvidence.measure(list[half...], groups: groups, ledger: ledger, scratch: &theirs, into: k) },
+                                                       { () throws(Never) in LiveEvidence.measure(list[..<half], groups: groups, ledger: ledger, scratch: &mine, into: k) })
+                sums = here
+                sums.add(there)
+            }
+            swap(&scratch, &mine)
+            swap(&spare, &theirs)
+        } else {
+            scratch.prepare(ledger)
+            kept.withUnsafeMutableBufferPointer { kept in
+                sums = LiveEvidence.measure(list[...], groups: groups, ledger: ledger, scratch: &scratch, into: kept)
             }
         }
         consistency = kept
         agreeTotal[0] += sums.total.0; agreeTotal[1] += sums.total.1; agreeTotal[2] += sums.total.2
         agree[0] += sums.agree.0; agree[1] += sums.agree.1; agree[2] += sums.agree.2
+    }
+
+    /// How much the consistency sums move.
+    struct Sums {
+        var agree = (0, 0, 0), total = (0, 0, 0)
+
+        mutating func add(_ other: Sums) {
+            agree.0 += other.agree.0; agree.1 += other.agree.1; agree.2 += other.agree.2
+            total.0 += other.total.0; total.1 += other.total.1; total.2 += other.total.2
+        }
+    }
+
+    /// Measures `merchants` into `kept` with `scratch` (prepared, and left all zero), and returns how much the sums move.
+    private static func measure(_ merchants: ArraySlice<UInt32>, groups: KeyedGroups, ledger: Ledger, scratch: inout Scratch,
+                                into kept: UnsafeMutableBufferPointer<Consistency>) -> Sums {
+        var sums = Sums()
+        for m in merchants {
+            let rows = groups.range(of: m)
+            var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0)
+            if rows.count == 1 {
+                // One transaction: each value it has is held once (a tag set holds a tag once).
+                let r = Int(groups.members[rows.lowerBound])
+                if ledger.category[r] != 0 { total.0 = 1; top.0 = 1 }
+                if ledger.intent[r] != 0 { total.1 = 1; top.1 = 1 }
+                if ledger.tagSet[r] != 0 { total.2 = 1; top.2 = 1 }
+            } else if !rows.isEmpty {
+                total = scratch.accumulate(groups[m].lazy.map { Int($0) }, ledger: ledger)
+                for c in scratch.countedCategories { top.0 = max(top.0, scratch.categoryCounts[Int(c)]) }
+                for n in scratch.countedIntents { top.1 = max(top.1, scratch.intentCounts[Int(n)]) }
+                for t in scratch.countedTags { top.2 = max(top.2, scratch.tagCounts[Int(t)]) }
+                scratch.clear()
+            }
+            let old = kept[Int(m)]
+            sums.total.0 += Int(total.0 - old.total.0); sums.agree.0 += Int(top.0 - old.top.0)
+            sums.total.1 += Int(total.1 - old.total.1); sums.agree.1 += Int(top.1 - old.top.1)
+            sums.total.2 += Int(total.2 - old.total.2); sums.agree.2 += Int(top.2 - old.top.2)
+            kept[Int(m)] = Consistency(total: total, top: top)
+        }
+        return sums
     }
 
     /// The merchants whose transactions `changes` annotates differently (a note counts in no tally), each once.
