@@ -63,6 +63,12 @@ public struct ChangeSet: Sendable {
         for i in 0..<rows.count where fields[i] == field && after[i] >= base { after[i] = ids[Int(after[i] - base)] }
     }
 
+    /// Adds `other`'s changes after these (its table changes too).
+    public mutating func append(contentsOf other: ChangeSet) {
+        rows += other.rows; fields += other.fields; before += other.before; after += other.after
+        tableChanges += other.tableChanges
+    }
+
     public mutating func reserveCapacity(_ n: Int) {
         rows.reserveCapacity(n); fields.reserveCapacity(n); before.reserveCapacity(n); after.reserveCapacity(n)
     }

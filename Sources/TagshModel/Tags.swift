@@ -327,6 +327,14 @@ public struct PendingTagSets: Sendable {
     @inlinable
     public subscript(index: Int) -> ArraySlice<UInt32> { members[starts[index]..<starts[index + 1]] }
 
+    /// Adds `other`'s set `index` and returns its index here.
+    @inlinable
+    public mutating func append(_ other: PendingTagSets, _ index: Int) -> Int {
+        members.append(contentsOf: other.members[other.starts[index]..<other.starts[index + 1]])
+        starts.append(members.count)
+        return starts.count - 2
+    }
+
     @inlinable
     public func size(_ index: Int) -> Int { starts[index + 1] - starts[index] }
 

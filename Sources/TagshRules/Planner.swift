@@ -65,7 +65,7 @@ public enum Planner {
     public static func plan(_ rules: [Rule], ledger: inout Ledger, selection: [Int], maxTags: Int,
                             interrupted: () -> Bool = { false },
                             columnValues: @escaping (String) -> (values: StringTable, ids: [UInt32])? = { _ in nil },
-                            matches known: [RowSet]? = nil) throws(PlanError) -> Plan {
+                            matches known: [RowSet]? = nil, parallelFrom: Int = 1 << 16, rowsPerSet: Int = 8) throws(PlanError) -> Plan {
         var plan = Plan(rules: rules)
         var evaluator = QueryEvaluator(ledger: ledger, selection: selection)
         evaluator.columnValues = columnValues
@@ -74,16 +74,10 @@ public enum Planner {
         for m in matches { union.formUnion(m) }
 
         // Resolve each rule's actions to ids once; the tag edits apart, so that the loop over rows copies no array.
-        struct Resolved {
-            var category: UInt32?
-            var intent: UInt8?
-            var note: UInt32?
-            var editsTags = false
-        }
-        var resolved: [Resolved] = []
+        var resolved: [RowPass.Resolved] = []
         var edits: [(adds: [UInt32], removes: [UInt32])] = []
         for rule in rules {
-            var r = Resolved()
+            var r = RowPass.Resolved()
             var adds: [UInt32] = [], removes: [UInt32] = []
             for a in rule.actions {
                 switch a {
@@ -113,39 +107,8 @@ public enum Planner {
             edits.append((adds, removes))
         }
         let rows = union.rows
-        // Room for a change per row matched, as most plans make (untouched room is not memory in use): grown
-        // one append at a time, the change set was moved some twenty times over a million rows.
-        plan.changes.reserveCapacity(rows.count)
-        plan.changedRows.reserveCapacity(rows.count)
-
-        // The tag sets the rules make are collected in `made` and interned all at once after the loop
-        // (`TagSetTable.intern(all:)`); until then a made set's id is `base` + its index there.
-        let base = UInt32(ledger.tagSets.count)
-        var made = PendingTagSets()
-        if rows.count >= 4096, let most = edits.map({ $0.adds.count }).max(), resolved.contains(where: \.editsTags) {
-            let mean = base > 1 ? ledger.tagSets.memberCount / Int(base - 1) : 0
-            let sets = min(rows.count, Int(base)) // (a rule makes at most a set from each set it meets)
-            made.reserveCapacity(sets: sets, members: sets * (mean + 1 + most))
-        }
-        // Per rule that changes tags: the set each tag set becomes, by id (`TagCache`).
-        var tagCache = resolved.map { $0.editsTags ? TagCache(sets: Int(base), rows: rows.count) : TagCache(sets: 0, rows: 0) }
-        // Whether a later rule takes away a tag an earlier one gives (an override on tags).
-        let undoesTags: [[Bool]] = edits.map { earlier in
-            edits.map { later in !Set(later.removes).isDisjoint(with: earlier.adds) || !Set(later.adds).isDisjoint(with: earlier.removes) }
-        }
-        var stats = rules.enumerated().map { Plan.RuleStats(name: $1.name, matched: matches[$0].count, sets: [:]) }
-        var overrideCounts: [String: (Int, Int, ChangeSet.Field, Int)] = [:]
-        // Per field, the (before, after) pairs in first-seen order with their counts; text is made once at the end.
-        // Tag deltas are counted from the pairs of sets, per tag, afterwards.
-        func values(_ field: ChangeSet.Field) -> Int {
-            switch field {
-            case .intent: 256
-            case .category: Int(ledger.categories.ids.upperBound)
-            case .note: ledger.notes.count + 1
-            case .tags: Int(base)
-            }
-        }
-        var pairs = ChangeSet.Field.allCases.map { f in
+        // By field (`ChangeSet.Field.rawValue`): whether a rule sets it, and how many values it has.
+        let fieldsSet = ChangeSet.Field.allCases.map { f in
             resolved.contains { r in
                 switch f {
                 case .intent: r.intent != nil
@@ -153,75 +116,53 @@ public enum Planner {
                 case .note: r.note != nil
                 case .tags: r.editsTags
                 }
-            } ? Transitions(values: values(f), rows: rows.count) : Transitions(values: 0, rows: 0)
+            }
         }
-        var setCounts = [[Int]](repeating: [0, 0, 0, 0], count: rules.count)
+        // The tag sets the rules make are collected in `made` and interned all at once after the loop
+        // (`TagSetTable.intern(all:)`); until then a made set's id is `base` + its index there.
+        let base = UInt32(ledger.tagSets.count)
+        // Whether a later rule takes away a tag an earlier one gives (an override on tags).
+        let undoesTags: [[Bool]] = edits.map { earlier in
+            edits.map { later in !Set(later.removes).isDisjoint(with: earlier.adds) || !Set(later.adds).isDisjoint(with: earlier.removes) }
+        }
+        let pass = RowPass(resolved: resolved,
+                           edits: edits, matches: matches, base: base, maxTags: maxTags, undoesTags: undoesTags, fieldsSet: fieldsSet,
+                           values: ChangeSet.Field.allCases.map { f in
+                               switch f {
+                               case .intent: 256
+                               case .category: Int(ledger.categories.ids.upperBound)
+                               case .note: ledger.notes.count + 1
+                               case .tags: Int(base)
+                               }
+                           })
+        // One rule over many rows is planned on both cores, half the rows each, the halves joined in row order as
+        // one pass over them all would have made them (`RowPass.join`). Several rules stay on one core: a later
+        // rule's edit of a set an earlier one made would have to be matched between the halves. So does a tag edit
+        // where the table holds more than a set for `rowsPerSet` rows: each half then makes most of the sets anew,
+        // and joining them cost the 1M `merchants` shape (a set of its own per row) as much as the second core saved,
+        // and 60 MB more.
+        var whole: RowPass.Result
+        let snapshot = ledger
+        if rules.count == 1 && rows.count >= parallelFrom && (!resolved[0].editsTags || Int(base) * rowsPerSet <= rows.count) {
+            let half = rows.count / 2
+            let (first, second) = try Parallel.alongside({ () -> RowPass.Result in
+                // (Not interrupted: the first half is, and waits for this one.)
+                (try? pass.run(rows[half...], ledger: snapshot, interrupted: { false })) ?? RowPass.Result(pass, rows: 0)
+            }, { () throws(PlanError) in try pass.run(rows[..<half], room: rows.count, ledger: snapshot, interrupted: interrupted) })
+            whole = first
+            whole.join(second, pass)
+        } else {
+            whole = try pass.run(rows[...], ledger: snapshot, interrupted: interrupted)
+        }
+        plan.changes = whole.changes
+        plan.changedRows = whole.changedRows
+        plan.matched = whole.matched
+        plan.noCategory = whole.noCategory
+        plan.overflow = whole.overflow
+        var pairs = whole.pairs, made = whole.made, setCounts = whole.setCounts, overrideCounts = whole.overrideCounts
+        var stats = rules.enumerated().map { Plan.RuleStats(name: $1.name, matched: matches[$0].count, sets: [:]) }
         func name(_ cat: UInt32) -> String { cat == 0 ? "none" : ledger.categories[cat].name }
         func noteText(_ n: UInt32) -> String { n == 0 ? "none" : "\"" + ledger.notes[n] + "\"" }
-
-        var scratch: [UInt32] = []
-        let multiple = rules.count > 1
-        for row in rows {
-            if plan.matched % 4096 == 0 && interrupted() { throw .interrupted }
-            plan.matched += 1
-            let old = (cat: ledger.category[row], intent: ledger.intent[row], note: ledger.note[row], tags: ledger.tagSet[row])
-            var new = old
-            // Per field, the rule that set it last (-1: none); a dictionary per row cost a tenth of a plan.
-            var setter = SIMD4<Int>(repeating: -1)
-            for ri in resolved.indices where !multiple || matches[ri].contains(row) {
-                // (Passed in and out, not captured by a nested function: captured, they were checked for
-                // exclusive access at run time on every row.)
-                if let c = resolved[ri].category { override(.category, rule: ri, differs: new.cat != c, &setter, &overrideCounts); new.cat = c }
-                if let i = resolved[ri].intent { override(.intent, rule: ri, differs: new.intent != i, &setter, &overrideCounts); new.intent = i }
-                if let n = resolved[ri].note { override(.note, rule: ri, differs: new.note != n, &setter, &overrideCounts); new.note = n }
-                if resolved[ri].editsTags {
-                    let before = new.tags
-                    if let known = tagCache[ri][before] { new.tags = known } else {
-                        // (`had` may be a slice of `made`: it is gone before `made` grows, which would copy it.)
-                        let changed = PendingTagSets.edit(before < base ? ledger.tagSets[before] : made[Int(before - base)],
-                                                          removing: edits[ri].removes, adding: edits[ri].adds, into: &scratch)
-                        new.tags = changed ? base + UInt32(made.append(scratch)) : before
-                        tagCache[ri][before] = new.tags
-                    }
-                    let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
-                    override(.tags, rule: ri, differs: prev >= 0 ? undoesTags[prev][ri] : false, &setter, &overrideCounts)
-                }
-            }
-            // Rules that add a tag and take it away again may make the set the row had.
-            if multiple && new.tags >= base && made[Int(new.tags - base)].elementsEqual(ledger.tagSets[old.tags]) { new.tags = old.tags }
-            var changed = false
-            if new.cat != old.cat && ledger.categoryRefusal(row, setting: new.cat) != nil {
-                plan.noCategory.append(row + 1)
-                new.cat = old.cat
-            }
-            if new.cat != old.cat {
-                plan.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
-                pairs[Int(ChangeSet.Field.category.rawValue)].count(old.cat, new.cat)
-                if case let s = setter[Int(ChangeSet.Field.category.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
-                changed = true
-            }
-            if new.intent != old.intent {
-                plan.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
-                pairs[Int(ChangeSet.Field.intent.rawValue)].count(UInt32(old.intent), UInt32(new.intent))
-                if case let s = setter[Int(ChangeSet.Field.intent.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
-                changed = true
-            }
-            if new.note != old.note {
-                plan.changes.record(row: row, field: .note, before: old.note, after: new.note)
-                pairs[Int(ChangeSet.Field.note.rawValue)].count(old.note, new.note)
-                if case let s = setter[Int(ChangeSet.Field.note.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
-                changed = true
-            }
-            if new.tags != old.tags {
-                plan.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
-                pairs[Int(ChangeSet.Field.tags.rawValue)].count(old.tags, new.tags)
-                if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
-                let n = made.size(of: new.tags, base: base, in: ledger.tagSets)
-                if n > maxTags && n > ledger.tagSets.size(old.tags) { plan.overflow.append(row + 1) }
-                changed = true
-            }
-            if changed { plan.changedRows.append(row) }
-        }
         // The sets made, interned; the changes and pairs then name them by their ids.
         if made.count > 0 {
             let ids = ledger.tagSets.intern(all: made)
@@ -263,6 +204,169 @@ public enum Planner {
     }
 }
 
+/// The loop of a plan over rows: what each row's rules make of it, recorded; over all the rows, or over each half of
+/// them on a core of its own, joined after.
+struct RowPass: Sendable {
+    struct Resolved: Sendable {
+        var category: UInt32?
+        var intent: UInt8?
+        var note: UInt32?
+        var editsTags = false
+    }
+
+    let resolved: [Resolved]
+    let edits: [(adds: [UInt32], removes: [UInt32])]
+    let matches: [RowSet]
+    let base: UInt32
+    let maxTags: Int
+    let undoesTags: [[Bool]]
+    /// By field (`ChangeSet.Field.rawValue`): whether any rule sets it.
+    let fieldsSet: [Bool]
+    /// By field: how many values it has, for `Transitions`.
+    let values: [Int]
+
+    /// What a pass over some rows recorded.
+    struct Result {
+        var changes = ChangeSet()
+        var changedRows: [Int] = []
+        var matched = 0
+        var noCategory: [Int] = []
+        var overflow: [Int] = []
+        /// Per field, the (before, after) pairs in first-seen order with their counts.
+        var pairs: [Transitions]
+        var made = PendingTagSets()
+        /// The set each made set was made from (a rule's edit of it; one rule: a set of the table).
+        var madeFrom: [UInt32] = []
+        /// Per rule that changes tags: the set each tag set becomes, by id.
+        var tagCache: [TagCache]
+        var setCounts: [[Int]]
+        var overrideCounts: [String: (Int, Int, ChangeSet.Field, Int)] = [:]
+
+        init(_ pass: RowPass, rows: Int) {
+            pairs = ChangeSet.Field.allCases.map { f in
+                pass.fieldsSet[Int(f.rawValue)] ? Transitions(values: pass.values[Int(f.rawValue)], rows: rows) : Transitions(values: 0, rows: 0)
+            }
+            tagCache = pass.resolved.map { $0.editsTags ? TagCache(sets: Int(pass.base), rows: rows) : TagCache(sets: 0, rows: 0) }
+            setCounts = [[Int]](repeating: [0, 0, 0, 0], count: pass.resolved.count)
+        }
+
+        /// Adds what one rule's pass over the rows after these recorded (`next`): its sets made from a set these
+        /// made one from are these ones, the others follow these, in its order; so are its pairs new here. As one
+        /// pass over both would have recorded them.
+        mutating func join(_ next: Result, _ pass: RowPass) {
+            var next = next
+            if next.made.count > 0 {
+                // Where each of the next pass's made sets is here: base + its index.
+                var to = [UInt32](repeating: 0, count: next.made.count)
+                for j in 0..<next.made.count {
+                    let from = next.madeFrom[j]
+                    if let known = tagCache[0][from], known >= pass.base {
+                        to[j] = known
+                    } else {
+                        to[j] = pass.base + UInt32(made.append(next.made, j))
+                        madeFrom.append(from)
+                    }
+                }
+                next.changes.renumberAfter(.tags, from: pass.base, to)
+                for k in next.pairs.indices where k == Int(ChangeSet.Field.tags.rawValue) { next.pairs[k].renumberAfter(from: pass.base, to) }
+            }
+            changes.append(contentsOf: next.changes)
+            changedRows += next.changedRows
+            matched += next.matched
+            noCategory += next.noCategory
+            overflow += next.overflow
+            for k in pairs.indices { for (b, a, n) in next.pairs[k].entries { pairs[k].count(b, a, times: n) } }
+            for r in setCounts.indices { for f in 0..<4 { setCounts[r][f] += next.setCounts[r][f] } }
+            for (key, v) in next.overrideCounts { overrideCounts[key, default: (v.0, v.1, v.2, 0)].3 += v.3 }
+        }
+    }
+
+    /// Plans `rows` (ascending) of `ledger`, with room for the changes of `room` rows (the first half's, for both:
+    /// the second's are joined to it).
+    func run(_ rows: ArraySlice<Int>, room: Int? = nil, ledger: Ledger, interrupted: () -> Bool) throws(PlanError) -> Result {
+        var r = Result(self, rows: rows.count)
+        // Room for a change per row matched and field the rules set, as most plans make (untouched room is not
+        // memory in use): grown one append at a time, the change set was moved some twenty times over a million
+        // rows; with room for one field, a rule setting two moved it once more, a tenth of its preview.
+        r.changes.reserveCapacity((room ?? rows.count) * max(1, fieldsSet.filter { $0 }.count))
+        r.changedRows.reserveCapacity(room ?? rows.count)
+        if rows.count >= 4096, let most = edits.map({ $0.adds.count }).max(), resolved.contains(where: \.editsTags) {
+            let mean = base > 1 ? ledger.tagSets.memberCount / Int(base - 1) : 0
+            let sets = min(room ?? rows.count, Int(base)) // (a rule makes at most a set from each set it meets)
+            r.made.reserveCapacity(sets: sets, members: sets * (mean + 1 + most))
+        }
+        var scratch: [UInt32] = []
+        let multiple = resolved.count > 1
+        for row in rows {
+            if r.matched % 4096 == 0 && interrupted() { throw .interrupted }
+            r.matched += 1
+            let old = (cat: ledger.category[row], intent: ledger.intent[row], note: ledger.note[row], tags: ledger.tagSet[row])
+            var new = old
+            // Per field, the rule that set it last (-1: none); a dictionary per row cost a tenth of a plan.
+            var setter = SIMD4<Int>(repeating: -1)
+            for ri in resolved.indices where !multiple || matches[ri].contains(row) {
+                // (Passed in and out, not captured by a nested function: captured, they were checked for
+                // exclusive access at run time on every row.)
+                if let c = resolved[ri].category { override(.category, rule: ri, differs: new.cat != c, &setter, &r.overrideCounts); new.cat = c }
+                if let i = resolved[ri].intent { override(.intent, rule: ri, differs: new.intent != i, &setter, &r.overrideCounts); new.intent = i }
+                if let n = resolved[ri].note { override(.note, rule: ri, differs: new.note != n, &setter, &r.overrideCounts); new.note = n }
+                if resolved[ri].editsTags {
+                    let before = new.tags
+                    if let known = r.tagCache[ri][before] { new.tags = known } else {
+                        // (`had` may be a slice of `made`: it is gone before `made` grows, which would copy it.)
+                        let changed = PendingTagSets.edit(before < base ? ledger.tagSets[before] : r.made[Int(before - base)],
+                                                          removing: edits[ri].removes, adding: edits[ri].adds, into: &scratch)
+                        if changed {
+                            new.tags = base + UInt32(r.made.append(scratch))
+                            r.madeFrom.append(before)
+                        } else {
+                            new.tags = before
+                        }
+                        r.tagCache[ri][before] = new.tags
+                    }
+                    let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
+                    override(.tags, rule: ri, differs: prev >= 0 ? undoesTags[prev][ri] : false, &setter, &r.overrideCounts)
+                }
+            }
+            // Rules that add a tag and take it away again may make the set the row had.
+            if multiple && new.tags >= base && r.made[Int(new.tags - base)].elementsEqual(ledger.tagSets[old.tags]) { new.tags = old.tags }
+            var changed = false
+            if new.cat != old.cat && ledger.categoryRefusal(row, setting: new.cat) != nil {
+                r.noCategory.append(row + 1)
+                new.cat = old.cat
+            }
+            if new.cat != old.cat {
+                r.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
+                r.pairs[Int(ChangeSet.Field.category.rawValue)].count(old.cat, new.cat)
+                if case let s = setter[Int(ChangeSet.Field.category.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
+                changed = true
+            }
+            if new.intent != old.intent {
+                r.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
+                r.pairs[Int(ChangeSet.Field.intent.rawValue)].count(UInt32(old.intent), UInt32(new.intent))
+                if case let s = setter[Int(ChangeSet.Field.intent.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
+                changed = true
+            }
+            if new.note != old.note {
+                r.changes.record(row: row, field: .note, before: old.note, after: new.note)
+                r.pairs[Int(ChangeSet.Field.note.rawValue)].count(old.note, new.note)
+                if case let s = setter[Int(ChangeSet.Field.note.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
+                changed = true
+            }
+            if new.tags != old.tags {
+                r.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
+                r.pairs[Int(ChangeSet.Field.tags.rawValue)].count(old.tags, new.tags)
+                if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
+                let n = r.made.size(of: new.tags, base: base, in: ledger.tagSets)
+                if n > maxTags && n > ledger.tagSets.size(old.tags) { r.overflow.append(row + 1) }
+                changed = true
+            }
+            if changed { r.changedRows.append(row) }
+        }
+        return r
+    }
+}
+
 /// Rule `rule` sets `field` on a row: counted as overriding the rule that set it before on the row when the values
 /// differ (`Plan.overrides`).
 @inline(__always)
@@ -288,21 +392,21 @@ struct Transitions {
         first = rows > 0 && rows * 8 >= values ? [Int32](repeating: -1, count: values) : []
     }
 
-    mutating func count(_ before: UInt32, _ after: UInt32) {
+    mutating func count(_ before: UInt32, _ after: UInt32, times: Int = 1) {
         let b = Int(before)
         if b < first.count {
             let e = Int(first[b])
             if e < 0 {
                 first[b] = Int32(entries.count)
-                entries.append((before, after, 1))
+                entries.append((before, after, times))
                 return
             }
-            if entries[e].after == after { entries[e].count += 1; return }
+            if entries[e].after == after { entries[e].count += times; return }
         }
         let key = UInt64(before) << 32 | UInt64(after)
-        if let e = others[key] { entries[e].count += 1 } else {
+        if let e = others[key] { entries[e].count += times } else {
             others[key] = entries.count
-            entries.append((before, after, 1))
+            entries.append((before, after, times))
         }
     }
 

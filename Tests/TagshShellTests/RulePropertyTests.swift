@@ -169,6 +169,61 @@ extension RuleProperties {
     }
 }
 
+extension RuleProperties {
+    /// One rule over many rows is planned on both cores, half the rows each (`RowPass.join`; here however many tag
+    /// sets the table holds): the plan is the one a
+    /// single pass makes, change for change and in the same order, with the same tag sets made (and so interned
+    /// with the same ids), pairs, deltas, counts, rows past max-tags and rows that cannot take a category.
+    @Test(arguments: 1...24)
+    func plansOnTwoCoresAsOnOne(seed: Int) throws {
+        var rng = SeededRandom(seed: UInt64(seed) &* 15_485_863)
+        // Half on the ledger of every shape, half on nine thousand distinct tag sets.
+        let csv = seed % 2 == 0 ? AnnotationProperties.ledger(&rng) : Self.distinctSets(&rng)
+        let (session, sink, dir) = try Self.opened(csv)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (queries, actions) = seed % 2 == 0 ? (Self.queries, Self.actions)
+            : (["amt:<-5", "", "id:1..5000", "tag:coffee", "-tag:gift", "tag:t2"],
+               ["+coffee", "-coffee", "+gift", "-gift", "+new", "-t3", "+t3", "-t1", "intent want", "category Food", "note 'x'"])
+        _ = try Self.defineRules(session, sink, &rng, queries: queries, actions: actions, most: 4)
+        let rule = try #require(session.rules.first)
+        var one = session.ledger!, two = one
+        let maxTags = Int.random(in: 1...4, using: &rng)
+        let a = try Planner.plan([rule], ledger: &one, selection: [], maxTags: maxTags, parallelFrom: .max)
+        let b = try Planner.plan([rule], ledger: &two, selection: [], maxTags: maxTags, parallelFrom: 2, rowsPerSet: 0)
+        let what = "seed \(seed): \(rule.definition)"
+        #expect(b.changes.rows == a.changes.rows && b.changes.fields == a.changes.fields, "\(what)")
+        #expect(b.changes.before == a.changes.before && b.changes.after == a.changes.after, "\(what)")
+        #expect(b.changedRows == a.changedRows && b.matched == a.matched, "\(what)")
+        #expect(b.overflow == a.overflow && b.noCategory == a.noCategory, "\(what)")
+        for f in ChangeSet.Field.allCases {
+            #expect((b.deltas[f] ?? []).map { "\($0.0) \($0.1)" } == (a.deltas[f] ?? []).map { "\($0.0) \($0.1)" }, "\(what): \(f)")
+        }
+        #expect(b.stats.map(\.sets) == a.stats.map(\.sets), "\(what)")
+        #expect(two.tagSets.count == one.tagSets.count, "\(what)")
+        #expect((0..<one.tagSets.count).allSatisfy { two.tagSets[UInt32($0)] == one.tagSets[UInt32($0)] }, "\(what)")
+        #expect(a.changes.count > 0 || seed % 2 == 0, "\(what): nothing planned")
+    }
+
+    /// The pairs the second half meets first come after the first half's, in the order it met them: what a
+    /// category rule changes from is listed as one pass lists it.
+    @Test func theSecondHalfsPairsFollowInItsOrder() throws {
+        var csv = "Date,Description,Amount,Category,Tags\n"
+        for i in 0..<100 {
+            csv += "2024-01-10,SHOP,-\(i + 1).00,\(i < 50 ? "" : i < 75 ? "Travel" : "Bills"),\(i < 50 ? "" : i < 75 ? "a" : "b")\n"
+        }
+        let (session, sink, dir) = try Self.opened(csv)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try #require(session.execute("rule r amt:<0 => category Food, +c") == .ok, "\(sink.err)")
+        let rule = try #require(session.rules.first)
+        var one = session.ledger!, two = one
+        let a = try Planner.plan([rule], ledger: &one, selection: [], maxTags: 5, parallelFrom: .max)
+        let b = try Planner.plan([rule], ledger: &two, selection: [], maxTags: 5, parallelFrom: 2, rowsPerSet: 0)
+        #expect((a.deltas[.category] ?? []).map(\.0) == ["none → Food", "Travel → Food", "Bills → Food"])
+        #expect((b.deltas[.category] ?? []).map { "\($0.0) \($0.1)" } == (a.deltas[.category] ?? []).map { "\($0.0) \($0.1)" })
+        #expect(b.changes.after == a.changes.after && two.tagSets.count == one.tagSets.count)
+    }
+}
+
 struct SuggestionTests {
     /// On the demo, a coffee shop's unannotated visit gets the coffee tag and
     /// a coffee/food category; rent gets nothing it does not have.
