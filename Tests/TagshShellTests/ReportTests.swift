@@ -109,3 +109,24 @@ struct ReportTests {
         #expect(Summary.bars(out: Int128.max / 2 + 1, in: Int128.max / 2 + 1, of: Int128.max, width: 10).1.count >= 1)
     }
 }
+
+/// `merchants` orders names as `String`s do, reading their bytes where that gives the same answer
+/// (`textPrecedes`): against `String`'s `<` on names of ASCII, precomposed and combining characters, one the
+/// other's start, and equal.
+struct TextOrderTests {
+    @Test func bytesWhereTheyAgreeWithStrings() {
+        let parts = ["a", "b", "e", "E", " ", "1", "é", "e\u{301}", "\u{301}", "ß", "ü", "u\u{308}", "☕", "Z", "z"]
+        var rng = SeededRandom(seed: 99)
+        var names: [String] = ["", "a", "ab", "abc", "e", "é", "e\u{301}", "e\u{301}x", "ex", "eé", "ee\u{301}"]
+        for _ in 0..<400 {
+            names.append((0..<Int.random(in: 0...5, using: &rng)).map { _ in parts.randomElement(using: &rng)! }.joined())
+        }
+        for a in names {
+            for b in names {
+                var x = a, y = b
+                let got = x.withUTF8 { p in y.withUTF8 { q in textPrecedes(p, q) } }
+                #expect(got == (a < b), "'\(a.unicodeScalars.map { String($0.value, radix: 16) })' < '\(b.unicodeScalars.map { String($0.value, radix: 16) })'")
+            }
+        }
+    }
+}

@@ -447,14 +447,23 @@ struct Groups {
 /// Whether the text `a` (UTF-8) sorts before `b` as `String`s do: by bytes when both are ASCII (the same order),
 /// as `String`s otherwise (Unicode's canonical equivalence decides there).
 func textPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    if a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) {
-        let n = min(a.count, b.count)
-        if n > 0, let x = a.baseAddress, let y = b.baseAddress {
-            let c = memcmp(x, y, n)
-            if c != 0 { return c < 0 }
+    // Byte by byte while both are ASCII: the first difference decides, when the bytes after it are ASCII too (or
+    // there are none), as then no combining mark can join the differing characters. Reading the names whole to
+    // check they are ASCII first was most of `merchants --limit 5` on a million distinct descriptions.
+    let n = min(a.count, b.count)
+    var i = 0
+    while i < n {
+        let x = a[i], y = b[i]
+        if x >= 0x80 || y >= 0x80 { break }
+        if x != y {
+            guard i + 1 >= a.count || a[i + 1] < 0x80, i + 1 >= b.count || b[i + 1] < 0x80 else { break }
+            return x < y
         }
-        return a.count < b.count
+        i += 1
     }
+    // One is the other's start, all ASCII: the shorter comes first (a combining mark after it makes a character
+    // beyond ASCII of its last, which sorts after it too).
+    if i == n { return a.count < b.count }
     return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
 }
 
