@@ -59,5 +59,11 @@ struct TransferPairsTests {
             #expect(got.map { "\($0.out)-\($0.in)" } == expected.map { "\($0.out)-\($0.in)" }, "\(rows.count) rows, \(ex.count) excluded")
             #expect(expected.count > 20)
         }
+        // Among one account's rows only, nothing pairs; among two accounts', what the first version paired.
+        for among in [all.filter { l.account[$0] == accounts[0] }, all.filter { l.account[$0] != accounts[2] }] {
+            let got = ImportMatcher.transferPairs(in: l, rows: among, among: among)
+            let expected = Self.reference(in: l, rows: among, among: among)
+            #expect(got.map { "\($0.out)-\($0.in)" } == expected.map { "\($0.out)-\($0.in)" }, "\(among.count) rows")
+        }
     }
 }
