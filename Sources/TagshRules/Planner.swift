@@ -142,17 +142,22 @@ public enum Planner {
         // and joining them cost the 1M `merchants` shape (a set of its own per row) as much as the second core saved,
         // and 60 MB more.
         var whole: RowPass.Result
-        let snapshot = ledger
-        if rules.count == 1 && rows.count >= parallelFrom && (!resolved[0].editsTags || Int(base) * rowsPerSet <= rows.count) {
-            let half = rows.count / 2
-            let (first, second) = try Parallel.alongside({ () -> RowPass.Result in
-                // (Not interrupted: the first half is, and waits for this one.)
-                (try? pass.run(rows[half...], ledger: snapshot, interrupted: { false })) ?? RowPass.Result(pass, rows: 0)
-            }, { () throws(PlanError) in try pass.run(rows[..<half], room: rows.count, ledger: snapshot, interrupted: interrupted) })
-            whole = first
-            whole.join(second, pass)
-        } else {
-            whole = try pass.run(rows[...], ledger: snapshot, interrupted: interrupted)
+        do {
+            // (A copy that shares the ledger's storage, let go before the sets are interned: one still held would make
+            // the interning copy the tag-set table first. The optimizer lets it go after its last use already; this
+            // says so. Measured the same, 1M merchants and generated CSV, three rounds.)
+            let snapshot = ledger
+            if rules.count == 1 && rows.count >= parallelFrom && (!resolved[0].editsTags || Int(base) * rowsPerSet <= rows.count) {
+                let half = rows.count / 2
+                let (first, second) = try Parallel.alongside({ () -> RowPass.Result in
+                    // (Not interrupted: the first half is, and waits for this one.)
+                    (try? pass.run(rows[half...], ledger: snapshot, interrupted: { false })) ?? RowPass.Result(pass, rows: 0)
+                }, { () throws(PlanError) in try pass.run(rows[..<half], room: rows.count, ledger: snapshot, interrupted: interrupted) })
+                whole = first
+                whole.join(second, pass)
+            } else {
+                whole = try pass.run(rows[...], ledger: snapshot, interrupted: interrupted)
+            }
         }
         plan.changes = whole.changes
         plan.changedRows = whole.changedRows
