@@ -159,9 +159,8 @@ public struct ImportMatcher {
         -> [(out: Int, in: Int)]
     {
         guard !rows.isEmpty else { return [] }
-        // All in one account: nothing is a transfer between two. (Passing that by only in the loop below, an export of
-        // one account whose amounts recur compared each outflow with every inflow of its amount: 49-78 ms on the 1M
-        // `eu` shape, which has one account and 65 merchants.)
+        // All in one account: nothing is a transfer between two, and the inflows need not be gathered (on the 1M `eu`
+        // shape, one account and 65 merchants, gathering them was most of 49-78 ms).
         if let first = all.first {
             let account = ledger.account[first]
             if ledger.account.withUnsafeBufferPointer({ column in all.allSatisfy { column[$0] == account } }) { return [] }
@@ -181,17 +180,22 @@ public struct ImportMatcher {
         var lo = Int32.max, hi = Int32.min
         for r in rows { lo = min(lo, ledger.days[r]); hi = max(hi, ledger.days[r]) }
         lo -= Int32(days); hi += Int32(days)
-        var byAmount: [AmountRows.Amount: [Int]] = [:]
+        // The inflows of each amount, by day, each with its place among them in `all`'s order (which breaks ties).
+        struct Inflow { var day: Int32; var place: Int32; var row: Int }
+        var byAmount: [AmountRows.Amount: [Inflow]] = [:]
         // A bit per hash of the inflows' keys: most outflows have an amount no inflow has, and are passed over
         // without a dictionary look-up.
         var seen = [UInt64](repeating: 0, count: 1 << 14)
         func bit(_ k: AmountRows.Amount) -> Int { Int(truncatingIfNeeded: k.mix >> 44) } // 20 bits
         for r in all where ledger.amountUnits[r] > 0 && ledger.days[r] >= lo && ledger.days[r] <= hi && !skip.contains(r) {
             let k = key(r, negated: false)
-            byAmount[k, default: []].append(r)
+            byAmount[k, default: []].append(Inflow(day: ledger.days[r], place: Int32(truncatingIfNeeded: byAmount[k]?.count ?? 0), row: r))
             let b = bit(k)
             seen[b >> 6] |= 1 << UInt64(b & 63)
         }
+        // An outflow looks only at the inflows of its amount within `days` of it, found by halving: it looked at every
+        // inflow of its amount, which over years of recurring amounts is thousands.
+        for k in byAmount.keys { byAmount[k]!.sort { $0.day < $1.day } }
         var used = RowSet(rowCount: n)
         var pairs: [(Int, Int)] = []
         for r in all where ledger.amountUnits[r] < 0 && ledger.days[r] >= lo && ledger.days[r] <= hi && !skip.contains(r) {
@@ -199,16 +203,24 @@ public struct ImportMatcher {
             let b = bit(k)
             // (An outflow is paired only as itself, here: no earlier row can have used it.)
             guard seen[b >> 6] & (1 << UInt64(b & 63)) != 0, let ins = byAmount[k] else { continue }
-            var best: Int?
-            var bestGap = Int32.max
-            for i in ins where !used.contains(i) && ledger.account[i] != ledger.account[r] {
-                let gap = abs(ledger.days[i] - ledger.days[r])
-                // The nearest in days, the first of the nearest (as `min(by:)` took it).
-                guard gap <= Int32(days), everyRowWanted || wanted.contains(i) || wanted.contains(r), gap < bestGap else { continue }
-                best = i
-                bestGap = gap
+            let day = ledger.days[r]
+            var at = 0, end = ins.count
+            while at < end {
+                let mid = (at + end) / 2
+                if ins[mid].day < day - Int32(days) { at = mid + 1 } else { end = mid }
             }
-            guard let best else { continue }
+            // The nearest in days, the first of the nearest in `all`'s order (as `min(by:)` took it).
+            var best: Inflow?
+            var bestGap = Int32.max
+            while at < ins.count && ins[at].day <= day + Int32(days) {
+                let i = ins[at]
+                at += 1
+                guard !used.contains(i.row), ledger.account[i.row] != ledger.account[r],
+                      everyRowWanted || wanted.contains(i.row) || wanted.contains(r) else { continue }
+                let gap = abs(i.day - day)
+                if gap < bestGap || gap == bestGap && i.place < best!.place { (best, bestGap) = (i, gap) }
+            }
+            guard let best = best?.row else { continue }
             used.insert(r)
             used.insert(best)
             pairs.append((r, best))
