@@ -134,7 +134,7 @@ public enum TextEncoding: String, Sendable {
     static func firstNUL(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
         guard let i = bytes.firstIndex(of: 0) else { return nil }
         let lineStart = bytes[..<i].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-        let line = bytes[..<i].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let line = 1 + bytes.lineFeeds(before: i)
         return (line, String(decoding: bytes[lineStart..<i], as: UTF8.self).count + 1)
     }
 }

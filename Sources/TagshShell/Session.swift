@@ -66,32 +66,10 @@ public final class Session {
         if case .csv(let layout) = f.document.layout {
             // (Counted on a buffer, eight bytes at a time: a `reduce` over the bytes took most of a `show` of a row
             // half-way down a 1M-row file, 10-60 ms.)
-            let line = 1 + Session.lineEnds(in: f.document.bytes, before: layout.records[record].lowerBound)
+            let line = 1 + f.document.bytes.lineFeeds(before: layout.records[record].lowerBound)
             return "\(name):\(line)"
         }
         return files.count > 1 ? name : nil
-    }
-
-    /// How many line feeds `bytes` holds before `end`.
-    static func lineEnds(in bytes: [UInt8], before end: Int) -> Int {
-        bytes.withUnsafeBytes { raw in
-            let end = min(end, raw.count)
-            var n = 0, i = 0
-            // A word at a time: a byte equal to 0x0A is a zero byte of `w ^ 0x0A0A...`; those are counted exactly by
-            // the high bits of ((x & 0x7F7F...) + 0x7F7F...) | x, which are clear only for zero bytes.
-            let ones: UInt64 = 0x0101_0101_0101_0101, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            while i + 8 <= end {
-                let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ (ones &* 0x0A)
-                let nonzero = (((x & lows) &+ lows) | x) & ~lows
-                n += 8 - nonzero.nonzeroBitCount
-                i += 8
-            }
-            while i < end {
-                if raw[i] == 0x0A { n += 1 }
-                i += 1
-            }
-            return n
-        }
     }
 
     /// A CSV record's own columns as the bank wrote them (none for other formats and for imported rows not saved yet).

@@ -630,8 +630,9 @@ struct StyleTests {
     }
 }
 
-/// `show`'s source line counts the line feeds before a record eight bytes at a time: the same count as one byte at
-/// a time, whatever the bytes beside them (0x8A, 0x0B, 0x00, a feed in each place of a word) and wherever it stops.
+/// `show`'s source line, and a NUL byte's line, count the line feeds before a place eight bytes at a time
+/// (`lineFeeds(before:)`): the same count as one byte at a time, whatever the bytes beside them (0x8A, 0x0B, 0x00, a
+/// feed in each place of a word) and wherever it stops.
 struct LineEndsTests {
     @Test func countsAsByteByByte() {
         var rng = SeededRandom(seed: 81)
@@ -640,10 +641,10 @@ struct LineEndsTests {
             let bytes = (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
             for end in Set([0, length / 2, max(0, length - 1), length, length + 5]) {
                 let expected = bytes[0..<min(end, length)].filter { $0 == 0x0A }.count
-                #expect(Session.lineEnds(in: bytes, before: end) == expected, "length \(length), end \(end)")
+                #expect(bytes.lineFeeds(before: end) == expected, "length \(length), end \(end)")
             }
         }
-        #expect(Session.lineEnds(in: [UInt8](repeating: 0x0A, count: 24), before: 24) == 24)
+        #expect([UInt8](repeating: 0x0A, count: 24).lineFeeds(before: 24) == 24)
     }
 }
 
