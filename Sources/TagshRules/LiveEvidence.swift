@@ -78,35 +78,25 @@ struct LiveEvidence: Sendable {
         let list = Array(merchants)
         let groups = byMerchant
         var rows = 0
-        for m in list where Int(m) < groups.keyCount { rows += groups.range(of: m).count }
+        for m in list {
+            precondition(Int(m) < consistency.count, "a merchant the index does not have")
+            rows += groups.range(of: m).count
+        }
         // Taken out while it is written in place (the loops count into the scratches, which are part of `self`).
         var kept = consistency
         consistency = []
         var sums = Sums()
-        precondition(list.allSatisfy { Int($0) < kept.count }, "a merchant the index does not have")
-        if rows >= parallelFrom && list.count >= 2 {
-            var half = list.count, sum = 0
-            for (i, m) in list.enumerated() {
-                sum += groups.range(of: m).count
-                if sum * 2 >= rows { half = i + 1; break }
+        if let half = split(list, rows: rows) {
+            withBothScratches(ledger) { mine, theirs in
+                kept.withUnsafeMutableBufferPointer { kept in
+                    // Each half writes only its own merchants' entries.
+                    let k = kept
+                    let (here, there) = Parallel.alongside({ LiveEvidence.measure(list[half...], groups: groups, ledger: ledger, scratch: &theirs, into: k) },
+                                                           { () throws(Never) in LiveEvidence.measure(list[..<half], groups: groups, ledger: ledger, scratch: &mine, into: k) })
+                    sums = here
+                    sums.add(there)
+                }
             }
-            // (Swapped in and out, not copied: a second reference to a scratch's arrays would make the next write
-            // copy them.)
-            var theirs = Scratch(), mine = Scratch()
-            swap(&theirs, &spare)
-            swap(&mine, &scratch)
-            theirs.prepare(ledger)
-            mine.prepare(ledger)
-            kept.withUnsafeMutableBufferPointer { kept in
-                // Each half writes only its own merchants' entries.
-                let k = kept
-                let (here, there) = Parallel.alongside({ LiveEvidence.measure(list[half...], groups: groups, ledger: ledger, scratch: &theirs, into: k) },
-                                                       { () throws(Never) in LiveEvidence.measure(list[..<half], groups: groups, ledger: ledger, scratch: &mine, into: k) })
-                sums = here
-                sums.add(there)
-            }
-            swap(&scratch, &mine)
-            swap(&spare, &theirs)
         } else {
             scratch.prepare(ledger)
             kept.withUnsafeMutableBufferPointer { kept in
@@ -116,6 +106,34 @@ struct LiveEvidence: Sendable {
         consistency = kept
         agreeTotal[0] += sums.total.0; agreeTotal[1] += sums.total.1; agreeTotal[2] += sums.total.2
         agree[0] += sums.agree.0; agree[1] += sums.agree.1; agree[2] += sums.agree.2
+    }
+
+    /// Where `merchants`, holding `rows` rows, are split for a core each: after the merchant that brings the rows to
+    /// half. Nil below `parallelFrom` rows or two merchants (one core).
+    private func split(_ merchants: [UInt32], rows: Int) -> Int? {
+        guard rows >= parallelFrom, merchants.count >= 2 else { return nil }
+        var sum = 0
+        for (i, m) in merchants.enumerated() where Int(m) < byMerchant.keyCount {
+            sum += byMerchant.range(of: m).count
+            if sum * 2 >= rows { return i + 1 }
+        }
+        return merchants.count
+    }
+
+    /// Runs `body` with this core's scratch and the other's, taken out of `self` and prepared for `ledger`, then
+    /// puts them back (all zero, as `body` must leave them). Swapped, not copied: a second reference to a scratch's
+    /// arrays would make the next write copy them, as long as the table of tags.
+    @inline(__always)
+    private mutating func withBothScratches<R>(_ ledger: Ledger, _ body: (inout Scratch, inout Scratch) -> R) -> R {
+        var mine = Scratch(), theirs = Scratch()
+        swap(&mine, &scratch)
+        swap(&theirs, &spare)
+        mine.prepare(ledger)
+        theirs.prepare(ledger)
+        let result = body(&mine, &theirs)
+        swap(&scratch, &mine)
+        swap(&spare, &theirs)
+        return result
     }
 
     /// How much the consistency sums move.
@@ -372,29 +390,18 @@ struct LiveEvidence: Sendable {
     /// counted four such words one row after another.
     private mutating func count(rowsOf merchants: [UInt32], ledger: Ledger, include: ((Int) -> Bool)? = nil) -> [Tally] {
         if let include { return count(rows: GroupRows(groups: byMerchant, keys: merchants).lazy.filter(include), ledger: ledger) }
-        var rows = 0, half = merchants.count
+        var rows = 0
         for m in merchants where Int(m) < byMerchant.keyCount { rows += byMerchant.range(of: m).count }
-        guard rows >= parallelFrom, merchants.count >= 2 else { return count(rows: GroupRows(groups: byMerchant, keys: merchants), ledger: ledger) }
-        var sum = 0
-        for (i, m) in merchants.enumerated() where Int(m) < byMerchant.keyCount {
-            sum += byMerchant.range(of: m).count
-            if sum * 2 >= rows { half = i + 1; break }
-        }
+        guard let half = split(merchants, rows: rows) else { return count(rows: GroupRows(groups: byMerchant, keys: merchants), ledger: ledger) }
         let groups = byMerchant
         let first = GroupRows(groups: groups, keys: Array(merchants[..<half])), second = GroupRows(groups: groups, keys: Array(merchants[half...]))
-        // Each count moves its scratch in and out (swaps, not copies: a second reference to its arrays would make
-        // the next write copy them, as long as the table of tags).
-        var theirs = Scratch(), mine = Scratch()
-        swap(&theirs, &spare)
-        swap(&mine, &scratch)
-        theirs.prepare(ledger)
-        mine.prepare(ledger)
-        let (here, there) = Parallel.alongside({ theirs.accumulate(second, ledger: ledger) },
-                                               { () throws(Never) in mine.accumulate(first, ledger: ledger) })
-        mine.add(theirs)
-        theirs.clear()
-        swap(&scratch, &mine)
-        swap(&spare, &theirs)
+        let (here, there) = withBothScratches(ledger) { mine, theirs in
+            let counts = Parallel.alongside({ theirs.accumulate(second, ledger: ledger) },
+                                            { () throws(Never) in mine.accumulate(first, ledger: ledger) })
+            mine.add(theirs)
+            theirs.clear()
+            return counts
+        }
         scanned = rows
         let total = (here.0 + there.0, here.1 + there.1, here.2 + there.2)
         return tallies(total)
