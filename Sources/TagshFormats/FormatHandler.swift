@@ -157,22 +157,21 @@ struct BeancountHandler: TextFormatHandler {
     }
 }
 
-/// Ids seen so far: a bit each when the looks are many beside the ids, else a `Set`.
+/// Ids seen so far: a bit each (a `RowSet` over the ids) when the looks are many beside the ids, else a `Set`.
 struct SeenIDs {
-    private var bits: [UInt64]
+    private var bits: RowSet
     private var set = Set<UInt32>()
 
     init(count: Int, looks: Int) {
-        bits = looks * 64 >= count ? [UInt64](repeating: 0, count: (count + 63) / 64) : []
+        bits = RowSet(rowCount: looks * 64 >= count ? count : 0)
     }
 
     /// Whether `id` is new, noting it.
     mutating func insert(_ id: UInt32) -> Bool {
-        let word = Int(id >> 6)
-        guard word < bits.count else { return set.insert(id).inserted }
-        let bit: UInt64 = 1 << UInt64(id & 63)
-        if bits[word] & bit != 0 { return false }
-        bits[word] |= bit
+        let i = Int(id)
+        guard i < bits.rowCount else { return set.insert(id).inserted }
+        if bits.contains(i) { return false }
+        bits.insert(i)
         return true
     }
 }
