@@ -85,9 +85,13 @@ public struct SuggestIndex: Sendable {
     /// The index of every transaction of `ledger`, counted when asked; or of `rows` only, counted now.
     /// `nameGroups`: the ledger's names already grouped (`NameGroups(ledger.merchants)`), as the prompt prepares
     /// them while it waits; read from the names at the first suggestion otherwise. `parallelFrom`: from how many
-    /// rows a group is counted on both cores (`LiveEvidence`; tests set it low).
-    public init(ledger: Ledger, rows: [Int]? = nil, nameGroups: NameGroups? = nil, parallelFrom: Int = 1 << 15) {
-        guard let rows else { live = LiveEvidence(ledger: ledger, groups: nameGroups, parallelFrom: parallelFrom); return }
+    /// rows a group is counted on both cores, and `scanShare`: from what share of the rows in a pass over the
+    /// ledger (`LiveEvidence`; tests set them to take one way or the other).
+    public init(ledger: Ledger, rows: [Int]? = nil, nameGroups: NameGroups? = nil, parallelFrom: Int = 1 << 15, scanShare: Int = 4) {
+        guard let rows else {
+            live = LiveEvidence(ledger: ledger, groups: nameGroups, parallelFrom: parallelFrom, scanShare: scanShare)
+            return
+        }
         for r in rows { add(r, ledger: ledger) }
     }
 

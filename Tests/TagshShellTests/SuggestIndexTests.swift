@@ -83,6 +83,33 @@ struct SuggestIndexTests {
         }
     }
 
+    /// A group counted in a pass over the whole ledger (here every group, on one core and on two) or merchant by
+    /// merchant, every suggestion is the same, with the same confidence and evidence; after changes too (the
+    /// counts by tag set the pass keeps must be left at zero).
+    @Test(arguments: [31, 32] as [UInt64]) func countedInAPassAsMerchantByMerchant(seed: UInt64) {
+        var l = SuggestIndexTests.ledger(count: 600, seed: seed)
+        var byMerchant = SuggestIndex(ledger: l, parallelFrom: .max, scanShare: 0)
+        var pass = SuggestIndex(ledger: l, parallelFrom: .max, scanShare: l.count)
+        var passOnTwo = SuggestIndex(ledger: l, parallelFrom: 2, scanShare: l.count)
+        var rng = SeededRandom(seed: seed)
+        for round in 0..<4 {
+            if round > 0 {
+                var c = ChangeSet()
+                for _ in 0..<40 { SuggestIndexTests.recordRandomChange(row: Int(rng.next() % UInt64(l.count)), l, &rng, into: &c) }
+                l.apply(c)
+                byMerchant.update(c, reverted: false, ledger: l)
+                pass.update(c, reverted: false, ledger: l)
+                passOnTwo.update(c, reverted: false, ledger: l)
+            }
+            let a = SuggestIndexTests.everything(&byMerchant, l)
+            #expect(a.contains { !$0.isEmpty })
+            for (name, b) in [("one core", SuggestIndexTests.everything(&pass, l)), ("two cores", SuggestIndexTests.everything(&passOnTwo, l))] {
+                let differ = (0..<l.count).first { a[$0] != b[$0] }
+                #expect(differ == nil, "\(name), round \(round), row \(differ ?? 0): \(differ.map { a[$0] } ?? []) against \(differ.map { b[$0] } ?? [])")
+            }
+        }
+    }
+
     /// Names grouped beforehand (as the prompt groups them while it waits) suggest what an index that groups them
     /// itself suggests; groups of other names (another ledger's, fewer) are not used.
     @Test func namesGroupedBeforehandAreUsedOnlyForTheirLedger() throws {
