@@ -476,12 +476,25 @@ struct LiveEvidence: Sendable {
 
     /// The tallies of what the scratch counted (`total`: how many rows had a value in each field); the scratch is
     /// cleared.
+    ///
+    /// Each field's values go into a dictionary made the size they need, and are ranked from the lists counted,
+    /// not from that dictionary: on 1M `wide`, a word's tags are 49,000, and five words' dictionaries, grown step by
+    /// step and read back to rank, were a fifth of a first `suggest`.
     private mutating func tallies(_ total: (Int32, Int32, Int32)) -> [Tally] {
-        var out = [Tally(total: Int(total.0)), Tally(total: Int(total.1)), Tally(total: Int(total.2))]
-        for c in scratch.countedCategories { out[0].values[c] = Int(scratch.categoryCounts[Int(c)]) }
-        for n in scratch.countedIntents { out[1].values[n] = Int(scratch.intentCounts[Int(n)]) }
-        for t in scratch.countedTags { out[2].values[t] = Int(scratch.tagCounts[Int(t)]) }
-        for f in 0..<3 { out[f].ranked = LiveEvidence.rank(out[f].values) }
+        func tally(_ total: Int32, _ ids: [UInt32], _ counts: [Int32]) -> Tally {
+            var values = [UInt32: Int](minimumCapacity: ids.count)
+            var ranked: [(value: UInt32, count: Int)] = []
+            for id in ids {
+                let n = Int(counts[Int(id)])
+                values[id] = n
+                if n >= 2 { ranked.append((id, n)) }
+            }
+            ranked.sort { $0.count > $1.count }
+            return Tally(total: Int(total), values: values, ranked: ranked)
+        }
+        let out = [tally(total.0, scratch.countedCategories, scratch.categoryCounts),
+                   tally(total.1, scratch.countedIntents, scratch.intentCounts),
+                   tally(total.2, scratch.countedTags, scratch.tagCounts)]
         scratch.clear()
         return out
     }
