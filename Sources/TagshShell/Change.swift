@@ -199,7 +199,7 @@ extension Session {
     /// Rows were added or removed: what was worked out per row is worked out again.
     private func rowsChanged() {
         suggestIndex = nil
-        preparedNameGroups = nil
+        preparedSuggestions = nil
         fileColumn = nil
         columnCache = [:]
         forgetCompletionCounts()

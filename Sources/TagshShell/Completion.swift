@@ -535,11 +535,11 @@ extension Session {
         annotationUse = nil
     }
 
-    /// Waits for what `completionData` started on another thread: the names sorted for Tab and grouped for the
-    /// first suggestion (for the benchmark, which times what comes after).
+    /// Waits for what `completionData` started on another thread: the names sorted for Tab, and grouped and
+    /// indexed for the first suggestion (for the benchmark, which times what comes after).
     public func waitForPreparedWork() {
         merchantNames?.waitUntilSorted()
-        _ = preparedNameGroups?.value
+        _ = preparedSuggestions?.value
     }
 
     /// The names completion offers, most used first; rebuilt only after a change.
@@ -554,10 +554,17 @@ extension Session {
         let cats = ledger.categories.liveIDs.sorted { use.transactions(category: $0) > use.transactions(category: $1) }
         let merchants = merchantNames ?? MerchantNames(ledger)
         merchantNames = merchants
-        // While the prompt waits, the names are grouped for the first suggestion too (on another thread).
-        if suggestIndex == nil && preparedNameGroups == nil {
-            let names = ledger.merchants
-            preparedNameGroups = Pending { NameGroups(names) }
+        // While the prompt waits, the names are grouped, and the transactions indexed, for the first suggestion
+        // too (on another thread: on a million rows, building the index was a quarter of `wide`'s first `suggest`
+        // and nearly all of the generated ledger's). The thread holds the ledger as it is now until the index is
+        // built: a change made meanwhile copies the columns it writes.
+        if suggestIndex == nil && preparedSuggestions == nil {
+            let snapshot = ledger, version = ledgerVersion
+            preparedSuggestions = Pending {
+                let groups = NameGroups(snapshot.merchants)
+                return PreparedSuggestions(nameGroups: groups, index: SuggestIndex(ledger: snapshot, nameGroups: groups),
+                                           ledgerVersion: version)
+            }
         }
         let rank = Dictionary(uniqueKeysWithValues: tagOrder.enumerated().map { ($1, $0) })
         let sets = ledger.tagSets, tagSetColumn = ledger.tagSet, tags = ledger.tags, selection = self.selection

@@ -157,9 +157,16 @@ public final class Session {
     /// The suggestion counts of the open ledger: built at the first suggestion, then kept current by every
     /// change, undo and redo (`Session.forward` / `backward`).
     var suggestIndex: SuggestIndex?
-    /// The open ledger's names grouped for suggestions (`NameGroups`), worked out on another thread while the
-    /// prompt waits (`completionData`), for the first suggestion to use; forgotten with `suggestIndex`.
-    var preparedNameGroups: Pending<NameGroups>?
+    /// The open ledger's names grouped for suggestions (`NameGroups`) and its suggestion index, worked out on
+    /// another thread while the prompt waits (`completionData`), for the first suggestion to use; forgotten with
+    /// `suggestIndex`, and once taken.
+    var preparedSuggestions: Pending<PreparedSuggestions>?
+    struct PreparedSuggestions: Sendable {
+        let nameGroups: NameGroups
+        let index: SuggestIndex
+        /// The `ledgerVersion` the index was built at: the index is of the transactions as they were then.
+        let ledgerVersion: Int
+    }
 
     /// Scored suggestions for one row at the threshold (default: the `suggest-threshold` setting).
     public func suggestions(row: Int, threshold: Double? = nil, fields: Set<SuggestIndex.Field> = Set(SuggestIndex.Field.allCases))
@@ -180,10 +187,20 @@ public final class Session {
     /// Runs `body` on the suggestion index of the open ledger, building it the first time; nil with no ledger.
     func withSuggestIndex<T>(_ body: (inout SuggestIndex, Ledger) -> T) -> T? {
         guard let ledger else { return nil }
-        var index = suggestIndex ?? SuggestIndex(ledger: ledger, nameGroups: preparedNameGroups?.value)
+        var index = suggestIndex ?? takePreparedIndex(ledger)
         suggestIndex = nil // `body` changes the only copy (no copy-on-write of the tallies)
         defer { suggestIndex = index }
         return body(&index, ledger)
+    }
+
+    /// The index prepared while the prompt waited, when no transaction has changed since; otherwise one built now,
+    /// with the names it grouped (names change only with rows, which forget it). Let go of here: the index is
+    /// changed in place from now on, and a second reference would make its first change copy it.
+    private func takePreparedIndex(_ ledger: Ledger) -> SuggestIndex {
+        guard let prepared = preparedSuggestions?.value else { return SuggestIndex(ledger: ledger) }
+        preparedSuggestions = nil
+        if prepared.ledgerVersion == ledgerVersion { return prepared.index }
+        return SuggestIndex(ledger: ledger, nameGroups: prepared.nameGroups)
     }
 
     /// The terminal, for interactive commands (`review`); nil in scripts, tests and pipes.
@@ -800,7 +817,7 @@ public final class Session {
 
     func install(_ loaded: LoadedLedger, files: [OpenFile]) {
         suggestIndex = nil
-        preparedNameGroups = nil
+        preparedSuggestions = nil
         if pendingRecovery == nil { removeJournal() }
         journalFile = nil
         pendingRecovery = nil

@@ -49,9 +49,10 @@ struct CompletionDataTests {
         #expect(s.completionData()?.tags == ["b", "a"])
     }
 
-    /// The names the prompt groups for the first suggestion while it waits (`preparedNameGroups`) are the open
-    /// ledger's: forgotten when an import adds rows (and names) and when another file is opened, even one with as
-    /// many names; the suggestions are those of an index that groups the names itself.
+    /// The names the prompt groups, and the index it builds, for the first suggestion while it waits
+    /// (`preparedSuggestions`) are the open ledger's: forgotten when an import adds rows (and names) and when
+    /// another file is opened, even one with as many names; the suggestions are those of an index built then,
+    /// that groups the names itself.
     @Test func namesGroupedWhileThePromptWaitsAreTheLedgers() throws {
         let (dir, path) = try scratchFile("bank.csv", prefix: "tagsh-prepared")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -83,20 +84,47 @@ struct CompletionDataTests {
         }
         #expect(s.execute("open \(path)") == .ok)
         _ = s.completionData()
-        #expect(s.preparedNameGroups != nil)
+        #expect(s.preparedSuggestions != nil)
         try expectFreshSuggestions("open")
         #expect(s.execute("open \(other)") == .ok)
-        #expect(s.preparedNameGroups == nil)
+        #expect(s.preparedSuggestions == nil)
         _ = s.completionData()
         try expectFreshSuggestions("open another")
         #expect(s.execute("import \(export)") == .ok)
-        #expect(s.preparedNameGroups == nil && s.suggestIndex == nil)
+        #expect(s.preparedSuggestions == nil && s.suggestIndex == nil)
         _ = s.completionData()
         try expectFreshSuggestions("import")
         #expect(s.execute("undo") == .ok)
-        #expect(s.preparedNameGroups == nil)
+        #expect(s.preparedSuggestions == nil)
         _ = s.completionData()
         try expectFreshSuggestions("undo")
+    }
+
+    /// The index the prompt builds while it waits is used only while no transaction has changed since: after a
+    /// change, the first suggestion is an index's built then (with the names the prompt grouped), and the prepared
+    /// one is let go once taken either way.
+    @Test func anIndexPreparedBeforeAChangeIsNotUsed() throws {
+        let (dir, path) = try scratchFile("bank.csv", prefix: "tagsh-prepared-index")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A merchant of several rows, all Food: its consistency, which the index sums when it is built, falls when
+        // two of them become Travel, and with it the confidence of what is suggested for its row without one.
+        let rows = (1...4).map { "2025-03-0\($0),CAFE ROMA,-\($0).00,Food,\n" } + (1...4).map { "2025-03-1\($0),UBER TRIP,-\($0).00,Travel,\n" }
+            + ["2025-03-20,CAFE ROMA,-9.00,,\n", "2025-03-21,PARKING 1,-9.00,,\n"]
+        try ("Date,Description,Amount,Category,Tags\n" + rows.joined()).write(toFile: path, atomically: true, encoding: .utf8)
+        for change in [nil, "category 1-2 Travel"] {
+            let s = Session(sink: BufferSink())
+            #expect(s.execute("open \(path)") == .ok)
+            _ = s.completionData()
+            s.waitForPreparedWork()
+            #expect(s.preparedSuggestions != nil)
+            if let change { #expect(s.execute(change) == .ok) }
+            let ledger = try #require(s.ledger)
+            var fresh = SuggestIndex(ledger: ledger)
+            let expected = fresh.suggest(row: 8, ledger: ledger, threshold: 0)
+            #expect(!expected.isEmpty)
+            #expect(s.suggestions(row: 8, threshold: 0) == expected, "\(change ?? "unchanged")")
+            #expect(s.preparedSuggestions == nil)
+        }
     }
 
     /// Descriptions matched in place: by prefix without case (ASCII by bytes, beyond ASCII by lower-casing),
