@@ -391,37 +391,48 @@ private func override(_ field: ChangeSet.Field, rule: Int, differs: Bool, _ sett
 /// array when the rows are many beside the values (one rule gives each value one after, so a row costs an array
 /// read), with a dictionary for the pairs beyond a value's first; a dictionary alone when the rows are few.
 struct Transitions {
-    private(set) var entries: [(before: UInt32, after: UInt32, count: Int)] = []
-    /// By value before: the index in `entries` of its first pair, or -1.
-    private var first: [Int32]
+    /// The pairs in the order first seen, with their counts; a value's first pair counted in `firsts` has its
+    /// count there (-1 here).
+    private var list: [(before: UInt32, after: UInt32, count: Int)] = []
+    /// By value before: its first pair's after (high 32 bits) and count (low 32: a count of rows, which are
+    /// fewer than 2^31), or `unseen`. One read a row, where an index into `list` and the entry there were two
+    /// (on 1M `wide`, a broad preview waited on that second read for a fifth of its time).
+    private var firsts: [UInt64]
     private var others: [UInt64: Int] = [:]
+    private static let unseen = UInt64.max
 
     init(values: Int, rows: Int) {
-        first = rows > 0 && rows * 8 >= values ? [Int32](repeating: -1, count: values) : []
+        firsts = rows > 0 && rows * 8 >= values ? [UInt64](repeating: Transitions.unseen, count: values) : []
+    }
+
+    /// The pairs in the order first seen, with their counts.
+    var entries: [(before: UInt32, after: UInt32, count: Int)] {
+        list.map { e in e.count >= 0 ? e : (e.before, e.after, Int(firsts[Int(e.before)] & 0xFFFF_FFFF)) }
     }
 
     mutating func count(_ before: UInt32, _ after: UInt32, times: Int = 1) {
         let b = Int(before)
-        if b < first.count {
-            let e = Int(first[b])
-            if e < 0 {
-                first[b] = Int32(entries.count)
-                entries.append((before, after, times))
+        if b < firsts.count {
+            let f = firsts[b]
+            if f == Transitions.unseen {
+                firsts[b] = UInt64(after) << 32 | UInt64(times)
+                list.append((before, after, -1))
                 return
             }
-            if entries[e].after == after { entries[e].count += times; return }
+            if UInt32(truncatingIfNeeded: f >> 32) == after { firsts[b] = f &+ UInt64(times); return }
         }
         let key = UInt64(before) << 32 | UInt64(after)
-        if let e = others[key] { entries[e].count += times } else {
-            others[key] = entries.count
-            entries.append((before, after, times))
+        if let e = others[key] { list[e].count += times } else {
+            others[key] = list.count
+            list.append((before, after, times))
         }
     }
 
     /// Renames the afters from `base` on by `ids[after - base]` (see `ChangeSet.renumberAfter`); no longer countable.
     mutating func renumberAfter(from base: UInt32, _ ids: [UInt32]) {
-        for i in entries.indices where entries[i].after >= base { entries[i].after = ids[Int(entries[i].after - base)] }
-        first = []
+        list = entries
+        for i in list.indices where list[i].after >= base { list[i].after = ids[Int(list[i].after - base)] }
+        firsts = []
         others = [:]
     }
 }
