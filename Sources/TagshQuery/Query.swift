@@ -140,6 +140,74 @@ public struct AmountTest: Sendable, Equatable {
         case .eq: v == bound
         }
     }
+
+    /// The test as, for each scale an amount may have, the interval of units it passes at that scale: a row's
+    /// amount then passes when its units lie in its scale's interval, two comparisons of integers, where
+    /// `matches` widened both amounts to a common scale to compare them (a million rows' `amt:<-5` took 5 ms).
+    public struct Intervals: Sendable {
+        /// By scale (all 256 values of a `UInt8`, so a scale needs no check): the lowest and highest units that
+        /// pass; lowest > highest when none do.
+        @usableFromInline let lowest: [Int64]
+        @usableFromInline let highest: [Int64]
+        @usableFromInline let absolute: Bool
+
+        public init(_ test: AmountTest) {
+            var lowest = [Int64](repeating: .min, count: 256), highest = [Int64](repeating: .max, count: 256)
+            for scale in 0...Int(Amount.maxScale) {
+                var lo = Int128(Int64.min), hi = Int128(Int64.max)
+                for (op, bound) in [test.lower, test.upper].compactMap({ $0 }) {
+                    let (l, h) = Intervals.interval(op, bound, scale: UInt8(scale))
+                    lo = max(lo, l)
+                    hi = min(hi, h)
+                }
+                if lo > hi { (lo, hi) = (1, 0) }
+                lowest[scale] = Int64(clamping: lo)
+                highest[scale] = Int64(clamping: hi)
+            }
+            // (No amount has a scale past `Amount.maxScale`: reading refuses more digits.)
+            for scale in Int(Amount.maxScale) + 1..<256 { (lowest[scale], highest[scale]) = (1, 0) }
+            self.lowest = lowest
+            self.highest = highest
+            absolute = test.absolute
+        }
+
+        /// Whether the amount of `units` at `scale` passes (as `AmountTest.matches` of that amount).
+        @inlinable
+        public func contains(units: Int64, scale: UInt8) -> Bool {
+            let v = absolute ? (units == .min ? .max : abs(units)) : units
+            return lowest.withUnsafeBufferPointer { lo in
+                highest.withUnsafeBufferPointer { hi in lo[Int(scale)] <= v && v <= hi[Int(scale)] }
+            }
+        }
+
+        /// The units at `scale` that `op bound` passes, as an inclusive interval (lowest > highest: none).
+        static func interval(_ op: Op, _ bound: Amount, scale: UInt8) -> (Int128, Int128) {
+            let none: (Int128, Int128) = (1, 0), all = (Int128(Int64.min), Int128(Int64.max))
+            if scale >= bound.scale {
+                // v op T, with T the bound's units at this scale.
+                let t = bound.units(atScale: scale)
+                switch op {
+                case .lt: return (all.0, t - 1)
+                case .le: return (all.0, t)
+                case .gt: return (t + 1, all.1)
+                case .ge: return (t, all.1)
+                case .eq: return (t, t)
+                }
+            }
+            // v·k op B, with k = 10^(bound's scale - this scale) and B the bound's units.
+            var k: Int128 = 1
+            for _ in scale..<bound.scale { k *= 10 }
+            let b = Int128(bound.units)
+            func floorDiv(_ a: Int128, _ d: Int128) -> Int128 { a >= 0 ? a / d : -((-a + d - 1) / d) }
+            switch op {
+            case .lt: return (all.0, floorDiv(b - 1, k))       // v·k ≤ B - 1
+            case .le: return (all.0, floorDiv(b, k))           // v·k ≤ B
+            case .gt: return (floorDiv(b, k) + 1, all.1)       // v·k ≥ B + 1
+            case .ge: return (floorDiv(b - 1, k) + 1, all.1)   // v·k ≥ B
+            case .eq: return b % k == 0 ? (b / k, b / k) : none
+            }
+        }
+    }
 }
 
 /// An inclusive range of days; a missing bound is open.

@@ -88,9 +88,10 @@ public struct QueryEvaluator {
             let want = intent?.rawValue ?? 0
             return ledger.intent.withUnsafeBufferPointer { col in RowSet(rowCount: n) { col[$0] == want } }
         case .amount(let test):
+            let intervals = AmountTest.Intervals(test)
             return ledger.amountUnits.withUnsafeBufferPointer { units in
                 ledger.amountScale.withUnsafeBufferPointer { scales in
-                    RowSet(rowCount: n) { test.matches(Amount(units: units[$0], scale: scales[$0])) }
+                    RowSet(rowCount: n) { intervals.contains(units: units[$0], scale: scales[$0]) }
                 }
             }
         case .date(let range):
