@@ -276,7 +276,7 @@ struct RowPass: Sendable {
                     }
                 }
                 next.changes.renumberAfter(.tags, from: pass.base, to)
-                for k in next.pairs.indices where k == Int(ChangeSet.Field.tags.rawValue) { next.pairs[k].renumberAfter(from: pass.base, to) }
+                next.pairs[Int(ChangeSet.Field.tags.rawValue)].renumberAfter(from: pass.base, to)
             }
             changes.append(contentsOf: next.changes)
             changedRows += next.changedRows
