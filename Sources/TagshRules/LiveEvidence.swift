@@ -116,8 +116,10 @@ struct LiveEvidence: Sendable {
     /// half. Nil below `parallelFrom` rows or two merchants (one core).
     private func split(_ merchants: [UInt32], rows: Int) -> Int? {
         guard rows >= parallelFrom, merchants.count >= 2 else { return nil }
+        // (The key count read once, as in `count(rowsOf:)`: a property of another module, a call for each merchant.)
+        let keyCount = byMerchant.keyCount
         var sum = 0
-        for (i, m) in merchants.enumerated() where Int(m) < byMerchant.keyCount {
+        for (i, m) in merchants.enumerated() where Int(m) < keyCount {
             sum += byMerchant.range(of: m).count
             if sum * 2 >= rows { return i + 1 }
         }
