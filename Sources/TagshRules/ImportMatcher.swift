@@ -180,16 +180,17 @@ public struct ImportMatcher {
         var lo = Int32.max, hi = Int32.min
         for r in rows { lo = min(lo, ledger.days[r]); hi = max(hi, ledger.days[r]) }
         lo -= Int32(days); hi += Int32(days)
-        // The inflows of each amount, by day, each with its place among them in `all`'s order (which breaks ties).
+        // The inflows of each amount, by day, each with its place in `all` (which breaks ties).
         struct Inflow { var day: Int32; var place: Int32; var row: Int }
         var byAmount: [AmountRows.Amount: [Inflow]] = [:]
         // A bit per hash of the inflows' keys: most outflows have an amount no inflow has, and are passed over
         // without a dictionary look-up.
         var seen = [UInt64](repeating: 0, count: 1 << 14)
         func bit(_ k: AmountRows.Amount) -> Int { Int(truncatingIfNeeded: k.mix >> 44) } // 20 bits
-        for r in all where ledger.amountUnits[r] > 0 && ledger.days[r] >= lo && ledger.days[r] <= hi && !skip.contains(r) {
+        // (The place is the row's in `all`: it orders an amount's inflows as their places among them do.)
+        for (place, r) in all.enumerated() where ledger.amountUnits[r] > 0 && ledger.days[r] >= lo && ledger.days[r] <= hi && !skip.contains(r) {
             let k = key(r, negated: false)
-            byAmount[k, default: []].append(Inflow(day: ledger.days[r], place: Int32(truncatingIfNeeded: byAmount[k]?.count ?? 0), row: r))
+            byAmount[k, default: []].append(Inflow(day: ledger.days[r], place: Int32(truncatingIfNeeded: place), row: r))
             let b = bit(k)
             seen[b >> 6] |= 1 << UInt64(b & 63)
         }
