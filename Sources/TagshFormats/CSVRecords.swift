@@ -24,6 +24,9 @@ extension CSVReader {
         var rawTags = StringTable(), tagSetOfRaw: [UInt32] = [0]
         var rawCategories = StringTable(), categoryOfRaw: [UInt32] = [0]
         var rawIntents = StringTable(), intentOfRaw: [UInt8] = [0]
+        /// How many records the reading expects (`reserve`), without the room to spare: how many descriptions the
+        /// table makes slots for once most of them turn out new (see `parseRecords`).
+        var expectedRecords = 0
 
         init(dateFormat: DateFormat, dateOrderSettled: Bool, descriptions: StringTable) {
             self.dateFormat = dateFormat
@@ -35,6 +38,7 @@ extension CSVReader {
         /// take no more bytes than the records do (unless a Windows-1252 file's grow as UTF-8: then their text
         /// grows as it would have without the room).
         mutating func reserve(_ n: Int, bytes: Int) {
+            expectedRecords = n - n / 9
             ledger.reserveCapacity(n)
             ledger.merchants.reserveCapacity(bytes: bytes, count: n)
             records.reserveCapacity(n)
@@ -185,6 +189,12 @@ extension CSVReader {
         // (Rows left in the window, counted here: `ledger.count`, a property of another module, copied the whole
         // ledger value to read it, every row.)
         var windowLeft = CSVReader.tagWindow, windowTagged = 0, windowNew = 0, windowSets = ledger.tagSets.count
+        // Whether the descriptions' slots are settled: once a window's descriptions are mostly new (a reference or a
+        // number in each), the table gets slots for every record expected at once (`reserveSlots`); doubling on the
+        // way placed each description again, and the first half's table doubled once more when the second joined
+        // it, while the other core waited.
+        let expectedRecords = st.expectedRecords
+        var descriptionSlotsSettled = expectedRecords == 0, windowDescriptions = 0
         swap(&scratch, &st.scratch)
         var rawTags = StringTable(), rawCategories = StringTable(), rawIntents = StringTable()
         var tagSetOfRaw: [UInt32] = [], categoryOfRaw: [UInt32] = [], intentOfRaw: [UInt8] = []
@@ -453,6 +463,14 @@ extension CSVReader {
                     }
                     windowLeft = CSVReader.tagWindow
                     windowTagged = 0; windowNew = 0; windowSets = ledger.tagSets.count
+                    if !descriptionSlotsSettled {
+                        let descriptions = ledger.merchants.count
+                        if (descriptions - windowDescriptions) * 2 > CSVReader.tagWindow {
+                            ledger.merchants.reserveSlots(count: expectedRecords)
+                            descriptionSlotsSettled = true
+                        }
+                        windowDescriptions = descriptions
+                    }
                 }
             } catch {
                 if options.skipBad { skipped.append(error); continue }

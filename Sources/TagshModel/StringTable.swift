@@ -104,6 +104,16 @@ public struct StringTable: Sendable {
         }
     }
 
+    /// Slots for `count` strings in all, grown now (at most half full, as interning keeps them): a table that will
+    /// hold that many does not double its slots on the way, each doubling placing every string again in fresh
+    /// memory. A table already that large is left as it is.
+    public mutating func reserveSlots(count n: Int) {
+        while n * 2 > slots.count { grow() }
+    }
+
+    /// How many slots the table has (tests: what `reserveSlots` grew).
+    var slotCount: Int { slots.count }
+
     /// The number of strings, not counting the "none" placeholder.
     public var count: Int { starts.count - 1 }
 

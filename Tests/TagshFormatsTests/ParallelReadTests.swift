@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TagshModel
+@testable import TagshModel
 @testable import TagshFormats
 
 /// A large CSV file is read in two halves at once (`CSVReader.readRecords`); whatever the file holds around
@@ -310,3 +310,32 @@ struct RecordEstimateTests {
         #expect(bytes.withUnsafeBufferPointer { CSVReader(bytes: $0, fileName: "", options: ReadOptions()).estimatedRecords(from: 5, to: 5) } == 0)
     }
 }
+
+/// Once a window of rows shows mostly new descriptions, the descriptions' table gets slots for every record the
+/// reading expects at once (`StringTable.reserveSlots`), not by doubling on the way.
+struct DescriptionSlotsTests {
+    /// 9,000 short rows, then 2,000 rows with 500-byte descriptions: the estimate, taken from the first 64 KB,
+    /// expects some 49,000 records, more than the 11,000 there are (on one core: the file is under 4 MB).
+    static func file(distinct: Bool) -> [UInt8] {
+        var rows = ["Date,Description,Amount"]
+        for i in 0..<9000 { rows.append("2024-01-02,\(distinct ? "SHOP \(i)" : "SHOP \(i % 100)"),-1.50") }
+        for i in 0..<2000 { rows.append("2024-01-03,LONG \(i) " + String(repeating: "x", count: 500) + ",-2.50") }
+        return Array((rows.joined(separator: "\n") + "\n").utf8)
+    }
+
+    @Test func mostlyNewDescriptionsGetSlotsForTheRecordsExpected() throws {
+        let bytes = DescriptionSlotsTests.file(distinct: true)
+        #expect(bytes.count < CSVReader.parallelThreshold)
+        let (ledger, _, _) = try CSVReader.read(bytes, fileName: "shops.csv", options: ReadOptions())
+        #expect(ledger.count == 11_000 && ledger.merchants.count == 11_000)
+        // Grown one string at a time, 11,000 take 32,768 slots; reserved for the ~49,000 expected, 131,072.
+        #expect(ledger.merchants.slotCount == 1 << 17)
+    }
+
+    @Test func repeatedDescriptionsGrowAsTheyCome() throws {
+        let (ledger, _, _) = try CSVReader.read(DescriptionSlotsTests.file(distinct: false), fileName: "shops.csv", options: ReadOptions())
+        #expect(ledger.merchants.count == 2100)
+        #expect(ledger.merchants.slotCount == 1 << 13)
+    }
+}
+

@@ -68,6 +68,19 @@ struct StringTableTests {
         #expect(t.intern("Ausgaben-Ä") == t.intern("ausgaben-ä"))
     }
 
+    /// Slots reserved for n strings take n without growing, and every string is found again after.
+    @Test func reservedSlotsTakeThatManyWithoutGrowing() {
+        var t = StringTable()
+        t.reserveSlots(count: 5000)
+        let slots = t.slotCount
+        #expect(slots >= 10_000 && slots < 20_000)
+        let ids = (0..<5000).map { t.intern("MERCHANT \($0)") }
+        #expect(t.slotCount == slots)
+        #expect((0..<5000).allSatisfy { t.id(of: "MERCHANT \($0)") == ids[$0] })
+        t.reserveSlots(count: 100)
+        #expect(t.slotCount == slots, "a table already that large is left as it is")
+    }
+
     @Test func caseSensitiveTableKeepsBoth() {
         var t = StringTable()
         #expect(t.intern("STARBUCKS") != t.intern("Starbucks"))
