@@ -194,7 +194,7 @@ extension CSVReader {
         // way placed each description again, and the first half's table doubled once more when the second joined
         // it, while the other core waited.
         let expectedRecords = st.expectedRecords
-        var descriptionSlotsSettled = expectedRecords == 0, windowDescriptions = 0
+        var descriptionSlotsSettled = expectedRecords == 0, windowDescriptions = ledger.merchants.count
         swap(&scratch, &st.scratch)
         var rawTags = StringTable(), rawCategories = StringTable(), rawIntents = StringTable()
         var tagSetOfRaw: [UInt32] = [], categoryOfRaw: [UInt32] = [], intentOfRaw: [UInt8] = []
