@@ -126,3 +126,46 @@ struct DateFormatTests {
         #expect(throws: Diagnostic.self) { try Self.read("Date,Description,Amount\n13/05/2024,A,-1\n05/14/2024,B,-1\n") }
     }
 }
+
+/// `MonthNames.month` folds a word byte by byte; it must name the same month as lower-casing the word as a `String`
+/// and replacing ä, é, û and ç (what it did before) on every spelling of every name, accented one character at a
+/// time or as a letter and its combining mark, in any case, and on words that are not months.
+struct MonthNamesTests {
+    static func reference(_ word: String) -> Int? {
+        guard word.utf8.count >= 3, word.utf8.count <= 12 else { return nil }
+        return MonthNames.table[word.lowercased().replacingAll("ä", with: "ae").replacingAll("é", with: "e")
+            .replacingAll("û", with: "u").replacingAll("ç", with: "c")]
+    }
+
+    static func folded(_ word: String) -> Int? {
+        Array(word.utf8).withUnsafeBufferPointer { MonthNames.month($0) }
+    }
+
+    /// Every name, then each of its e, u, c and ae accented (precomposed and combining), in three cases.
+    static var spellings: [String] {
+        var out: [String] = []
+        for name in MonthNames.table.keys {
+            var forms = [name]
+            for (plain, accented) in [("ae", ["ä", "a\u{308}"]), ("e", ["é", "e\u{301}"]), ("u", ["û", "u\u{302}"]), ("c", ["ç", "c\u{327}"])] {
+                for a in accented where name.contains(plain) { forms.append(name.replacingAll(plain, with: a)) }
+            }
+            for f in forms { out += [f, f.uppercased(), f.prefix(1).uppercased() + f.dropFirst()] }
+        }
+        return out
+    }
+
+    @Test func foldsAsTheStringDid() {
+        let others = ["foo", "ja", "jan.", "januaryy", "septembers", "decembre-x", "mär\u{301}z", "ma\u{308}\u{308}rz", "x\u{301}an",
+                      "ma\u{301}r", "m\u{308}ar", "jän\u{308}", "déc\u{301}", "aoû", "fév", "FÉVR", "März", "MAERZ", "Mrz", "Maerz",
+                      "mar\u{200B}", "ßep", "ʼjan", "june\u{0}", "jüni", "ñov", "Dez", "dicembrexyzw", "de\u{301}cembre",
+                      "d\u{301}ec", "ao\u{302}\u{302}t", "mar\u{327}o", "marc\u{327}\u{327}o", "Ça", "ÄUG", "\u{308}aug",
+                      "jun\u{308}", "ja\u{301}n", "jan\u{302}", "oct\u{327}"]
+        var checked = 0
+        for word in MonthNamesTests.spellings + others {
+            #expect(MonthNamesTests.folded(word) == MonthNamesTests.reference(word), "\(word)")
+            checked += 1
+        }
+        #expect(checked > 300)
+        #expect(MonthNamesTests.folded("MÄRZ") == 3 && MonthNamesTests.folded("aou\u{302}t") == 8 && MonthNamesTests.folded("Sept") == 9)
+    }
+}
