@@ -365,8 +365,10 @@ extension CSVReader {
                 } else {
                     var total: Amount = .zero
                     var any = false
-                    for (index, isDebit) in [(columns.debit, true), (columns.credit, false)] {
-                        guard let index, let f = Self.field(index, of: fields), !isBlank(f) else { continue }
+                    // (Debit, then credit, by a counter: a list of the two columns was an array made and freed every row.)
+                    for side in 0..<2 {
+                        let isDebit = side == 0
+                        guard let index = isDebit ? columns.debit : columns.credit, let f = Self.field(index, of: fields), !isBlank(f) else { continue }
                         guard let parsed = parseAmountField(f, decimalComma: decimalComma) else {
                             throw fieldError("cannot read \(isDebit ? "debit" : "credit") '\(text(f))'", f.start,
                                              line: recordLine, recordStart: recordStart)

@@ -202,12 +202,14 @@ struct DateTokens {
         }
     }
 
-    /// The numbers in order, without the month name's place.
-    var values: [(Int, Int)] {
-        var out: [(Int, Int)] = []
-        let all = [(numbers.0, lengths.0), (numbers.1, lengths.1), (numbers.2, lengths.2)]
-        for part in 0..<3 where part != namedAt { out.append(all[part]) }
-        return out
+    /// The two numbers beside the month name, in order, with their lengths (a date has three parts). A tuple: as
+    /// an array of the numbers, two arrays were made and freed for every date a name was read in.
+    var besideName: (first: (Int, Int), second: (Int, Int)) {
+        switch namedAt {
+        case 0: return ((numbers.1, lengths.1), (numbers.2, lengths.2))
+        case 1: return ((numbers.0, lengths.0), (numbers.2, lengths.2))
+        default: return ((numbers.0, lengths.0), (numbers.1, lengths.1))
+        }
     }
 
     static func year(_ v: Int, _ len: Int) -> Int? {
@@ -220,14 +222,13 @@ struct DateTokens {
 
     func day(in order: DateFormat) -> Day? {
         if namedAt >= 0 {
-            let v = values
-            guard v.count == 2 else { return nil }
+            let (first, second) = besideName
             // `2013 Nov 07`, `07 Nov 2013`, `Nov 7, 2013`, `10 Feb 18`.
-            if v[0].1 == 4 {
-                return Day(year: v[0].0, month: namedMonth, day: v[1].0)
+            if first.1 == 4 {
+                return Day(year: first.0, month: namedMonth, day: second.0)
             }
-            guard v[0].1 <= 2, let y = DateTokens.year(v[1].0, v[1].1) else { return nil }
-            return Day(year: y, month: namedMonth, day: v[0].0)
+            guard first.1 <= 2, let y = DateTokens.year(second.0, second.1) else { return nil }
+            return Day(year: y, month: namedMonth, day: first.0)
         }
         let (a, b, c) = numbers
         if lengths.0 == 4 {
