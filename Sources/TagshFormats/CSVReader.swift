@@ -313,8 +313,12 @@ public struct CSVReader {
             return values.contains { $0 < .zero } && values.contains { $0 > .zero }
         }
         let debitMixed = hasBothSigns(columns.debit), creditMixed = hasBothSigns(columns.credit)
-        // A "Transaction Type" column is a direction only when it holds debit/credit words.
-        if let d = columns.direction, !sampleValues(from: scanner, column: d).allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
+        // A "Transaction Type" column found by its name is a direction only when it holds debit/credit words. One
+        // named by `--columns` is kept: a word in it that says neither way is an error at its row, where dropping
+        // the column read every amount unsigned, money out as money in.
+        let directionGiven = options.columns?.entries.contains { $0.role == .direction } ?? false
+        if let d = columns.direction, !directionGiven,
+           !sampleValues(from: scanner, column: d).allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
             columns.direction = nil
         }
         let amountColumns = [columns.amount, columns.debit, columns.credit].compactMap { $0 }

@@ -91,6 +91,22 @@ struct CSVShapeTests {
         #expect(String(decoding: out[0].bytes, as: UTF8.self) == expected)
     }
 
+    /// A direction column's word that says neither way is an error naming the field, however often the words
+    /// before it were read.
+    @Test func aDirectionThatIsNeitherIsAnError() {
+        let csv = "Date,Description,Amount,Debit/Credit\n2024-03-01,A,1.00,D\n2024-03-02,B,2.00,C\n2024-03-03,C,3.00,X\n"
+        var options = ReadOptions()
+        options.columns = try? ColumnMap(parsing: "date=1,description=2,amount=3,direction=4")
+        #expect(options.columns != nil)
+        #expect(throws: Diagnostic.self) { try CSVReader.read(Array(csv.utf8), fileName: "t.csv", options: options) }
+        do {
+            _ = try CSVReader.read(Array(csv.utf8), fileName: "t.csv", options: options)
+        } catch {
+            #expect(error.message == "cannot tell money in from money out: 'X'")
+            #expect(error.line == 4 && error.column == 19)
+        }
+    }
+
     @Test(arguments: shapes)
     func reads(_ name: String, _ csv: String, _ expected: [String]) throws {
         #expect(try Self.read(csv) == expected, "\(name)")
