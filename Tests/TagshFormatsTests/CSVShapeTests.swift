@@ -27,6 +27,11 @@ struct CSVShapeTests {
             + "\"1/05/2024\",\"Starbucks\",\"STARBUCKS #123\",\"4.75\",\"debit\",\"Coffee Shops\"\n"
             + "\"1/15/2024\",\"Paycheck\",\"ACME PAYROLL\",\"1500.00\",\"credit\",\"Paycheck\"\n",
          ["2024-01-05 Starbucks -4.75", "2024-01-15 Paycheck 1500.00"]),
+        ("a direction column in every spelling, padded, quoted and repeated",
+         "Date,Description,Amount,Debit/Credit\n2024-03-01,A,1.00,D\n2024-03-02,B,2.00,D\n2024-03-03,C,3.00, c \n"
+            + "2024-03-04,D,4.00,\"Dr\"\n2024-03-05,E,-5.00,CR\n2024-03-06,F,6.00,\"D\"\n2024-03-07,G,7.00,D\t\n2024-03-08,H,8.00,Kredīts\n",
+         ["2024-03-01 A -1.00", "2024-03-02 B -2.00", "2024-03-03 C 3.00", "2024-03-04 D -4.00", "2024-03-05 E 5.00",
+          "2024-03-06 F -6.00", "2024-03-07 G -7.00", "2024-03-08 H 8.00"]),
         ("a Type column that is not a direction stays an ordinary column",
          "Transaction Date,Post Date,Description,Category,Type,Amount\n01/05/2024,01/06/2024,NETFLIX,Entertainment,Sale,-15.49\n",
          ["2024-01-05 NETFLIX -15.49"]),
