@@ -282,13 +282,15 @@ extension CSVReader {
             }
             // Lines without a date between the header and the first transaction (Venmo's opening balance) are kept
             // as they are, like a footer; between transactions they are an error.
-            if let f = footer, f.blankDate, footerLines == 1, ledger.count == 0, !options.skipBad {
+            // (Looked at only when a line was left pending: the optional tuple, a `Diagnostic` in it, was tested
+            // through the runtime three times a record, a fortieth of opening an export of short records.)
+            if footerLines > 0, let f = footer, f.blankDate, footerLines == 1, ledger.count == 0, !options.skipBad {
                 leadingLines.append(f.line)
                 footer = nil
                 footerLines = 0
             }
-            if let footer, !options.skipBad { throw footer.error }
-            if let f = footer {
+            if footerLines > 0, let footer, !options.skipBad { throw footer.error }
+            if footerLines > 0, let f = footer {
                 skipped.append(f.error)
                 footer = nil
                 footerLines = 0
@@ -385,7 +387,8 @@ extension CSVReader {
                         let mixed = isDebit ? debitMixed : creditMixed
                         let v = isDebit ? (mixed ? -parsed.amount : -parsed.amount.magnitude)
                                         : (mixed ? parsed.amount : parsed.amount.magnitude)
-                        total = total.adding(v) ?? total
+                        // (The first side is the total as it is: adding it to zero widened both to 128 bits.)
+                        total = any ? total.adding(v) ?? total : v
                         symbol = symbol ?? parsed.symbol
                         any = true
                     }

@@ -62,6 +62,9 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
             if self != .ymd, let (a, b, year) = DateFormat.twoTwoFour(f) {
                 return self == .mdy ? Day(year: year, month: a, day: b) : Day(year: year, month: b, day: a)
             }
+            if self != .ymd, let (a, b, yy) = DateFormat.twoTwoTwo(f), let year = DateTokens.year(yy, 2) {
+                return self == .mdy ? Day(year: year, month: a, day: b) : Day(year: year, month: b, day: a)
+            }
             guard let t = DateTokens(f) else { return nil }
             return t.day(in: self)
         }
@@ -73,6 +76,14 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
     static func twoTwoFour(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
         guard b.count == 10, b[2] == b[5], b[2] == 0x2E || b[2] == 0x2F || b[2] == 0x2D else { return nil }
         guard let a = number(b, 0, 2), let m = number(b, 3, 2), let y = number(b, 6, 4) else { return nil }
+        return (a, m, y)
+    }
+
+    /// `NN.NN.NN`, `NN/NN/NN` or `NN-NN-NN` exactly (a two-digit year last: `02/08/24`), as `twoTwoFour`.
+    @inline(__always)
+    static func twoTwoTwo(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
+        guard b.count == 8, b[2] == b[5], b[2] == 0x2E || b[2] == 0x2F || b[2] == 0x2D else { return nil }
+        guard let a = number(b, 0, 2), let m = number(b, 3, 2), let y = number(b, 6, 2) else { return nil }
         return (a, m, y)
     }
 

@@ -69,17 +69,20 @@ struct DateFormatTests {
         let alphabet = Array("0123456789012345678901234567890123456789-./ x".utf8)
         var shapes: [[UInt8]] = []
         for _ in 0..<20_000 {
-            var b = (0..<10).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+            // Ten bytes (2024-03-05, 05.03.2024) or eight (05/03/24).
+            let length = Int.random(in: 0..<3, using: &rng) == 0 ? 8 : 10
+            var b = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
             // Most of them in the shapes the shortcuts take.
             switch Int.random(in: 0..<3, using: &rng) {
-            case 0: b[4] = 0x2D; b[7] = 0x2D
-            case 1: let sep = [UInt8(0x2E), 0x2F, 0x2D][Int.random(in: 0..<3, using: &rng)]; b[2] = sep; b[5] = sep
+            case 0 where length == 10: b[4] = 0x2D; b[7] = 0x2D
+            case 0, 1: let sep = [UInt8(0x2E), 0x2F, 0x2D][Int.random(in: 0..<3, using: &rng)]; b[2] = sep; b[5] = sep
             default: break
             }
             shapes.append(b)
         }
         shapes += ["2024-03-05", "05.03.2024", "03/05/2024", "31.12.1999", "12-31-1999", "00.00.0000", "29.02.2023",
-                   "29.02.2024", "13/13/2024", "2024-02-30", "05.03/2024"].map { Array($0.utf8) }
+                   "29.02.2024", "13/13/2024", "2024-02-30", "05.03/2024", "02/08/24", "31.12.69", "01-01-70", "29.02.23",
+                   "12/31/99", "00/00/00", "02/08-24", "2/8/2024"].map { Array($0.utf8) }
         var read = 0
         for b in shapes {
             b.withUnsafeBufferPointer { f in
