@@ -67,7 +67,8 @@ extension CSVReader {
     /// after the middle, with its own intern tables. The second half is kept only when reading it alone gave
     /// what reading on from the first would have: the first half ended exactly where the second began (so the
     /// split was not inside a quoted field), neither half failed, no line without a date was left pending at the
-    /// split, and both read dates in the order the file started with. Otherwise the rest is read again from
+    /// split, and both read dates in the same order (the one the file started with, or the other, settled in
+    /// each half). Otherwise the rest is read again from
     /// where the first half ended, as on one core, so the result never depends on the split.
     func readRecords(_ st: inout RecordState, from start: Scanner, _ cx: RecordContext) throws(Diagnostic) {
         var scanner = start
@@ -75,7 +76,6 @@ extension CSVReader {
         st.reserve(estimatedRecords(from: start.pos, to: n), bytes: n - start.pos)
         if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold,
            let split = lineStart(after: start.pos + (n - start.pos) / 2) {
-            let initialFormat = st.dateFormat
             let secondStart = RecordState(dateFormat: st.dateFormat, dateOrderSettled: st.dateOrderSettled, descriptions: descriptionTable())
             let secondScanner = Scanner(bytes: bytes, pos: split, line: 0, delimiter: start.delimiter)
             let (_, second) = try Parallel.alongside({ () -> (state: RecordState, failed: Diagnostic?) in
@@ -85,8 +85,13 @@ extension CSVReader {
                 do throws(Diagnostic) { try parseRecords(&state, &scanner, limit: n, cx) } catch { return (state, error) }
                 return (state, nil)
             }, { () throws(Diagnostic) in try parseRecords(&st, &scanner, limit: split, cx) })
+            // Both halves read dates in the same order: the one the file started with, or the other, settled in
+            // both (a half that changed the order settled it, and swapped its own rows read before). Reading on
+            // from the first half would have read the second so. (A short-row export with dates like 02/08/24
+            // settles day first in each half long after its first rows: kept only when neither changed the order,
+            // its second half was read again on one core, a third of the open.)
             if second.failed == nil, scanner.pos == split, st.footer == nil, second.state.leadingLines.isEmpty,
-               st.dateFormat == initialFormat, second.state.dateFormat == initialFormat {
+               st.dateFormat == second.state.dateFormat {
                 merge(second.state, into: &st, lineOffset: scanner.line)
                 return
             }

@@ -52,6 +52,18 @@ struct ParallelReadTests {
         // ... and settled the other way round than the hint, so rows of the first half are read again.
         ("dates settled the other way after the split",
          file(row: { row($0, date: { i in "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) }, special: ["25/03/2024,LATE,-2.00,,,"], at: 0.8)),
+        // Settled the other way than the hint in the first half (row 1,000), and again in the second (row 100,000 of
+        // some 130,000): each half swapped its own rows, and the halves agree.
+        ("dates settled the other way in both halves",
+         file(row: { row($0, date: { i in i == 1000 || i == 100_000 ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
+        // ... in the first half only: the second half read its dates the hint's way, which reading on would not.
+        ("dates settled the other way in the first half only",
+         file(row: { row($0, date: { i in i == 1000 ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
+        // ... one way in the first half and the other in the second: reading on, that date is an error.
+        ("dates settled one way in the first half and the other in the second (an error)",
+         file(row: { row($0, date: { i in i == 1000 ? "25/03/2024" : i == 100_000 ? "03/25/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
+        ("dates settled the hint's way in the first half and the other in the second (an error)",
+         file(row: { row($0, date: { i in i == 1000 ? "03/25/2024" : i == 100_000 ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
         ("a footer at the end", file(row: { row($0) }, footer: "Total,,-1234.00,,,\n")),
         ("a line without a date in the second half (an error)", file(row: { row($0) }, special: ["not a date,X,-1.00,,,"], at: 0.7)),
         ("a line without a date at the split (an error)", file(row: { row($0) }, special: ["not a date,X,-1.00,,,"], at: 0.5)),
