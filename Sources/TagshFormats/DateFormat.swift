@@ -300,13 +300,18 @@ enum MonthNames {
         return out
     }()
 
-    /// The names by their folded bytes (`Key`): what `month` looks up.
-    static let byKey: [Key: Int] = {
-        var out: [Key: Int] = [:]
+    /// The names by their folded bytes (`Key`), in 256 places found from a multiply of those bytes (open
+    /// addressing): what `month` looks up. (A `Dictionary` of keys hashed them with `Hasher`, half the time of a
+    /// date with a month name.) Each place holds a name's two words, its length and its month (0 when empty):
+    /// the length too, as a word may hold a NUL byte, which the words alone do not tell from their padding.
+    static let places: [(low: UInt64, high: UInt64, count: Int, month: Int)] = {
+        var out = [(low: UInt64, high: UInt64, count: Int, month: Int)](repeating: (0, 0, 0, 0), count: 256)
         for (name, month) in table {
             var key = Key()
             for b in name.utf8 { _ = key.append(b) }
-            out[key] = month
+            var p = key.place
+            while out[p].month != 0 { p = (p + 1) & 255 }
+            out[p] = (key.low, key.high, key.count, month)
         }
         return out
     }()
@@ -315,6 +320,9 @@ enum MonthNames {
     struct Key: Hashable {
         var low: UInt64 = 0, high: UInt64 = 0
         var count = 0
+
+        /// Where the search for the key starts among `places`.
+        var place: Int { Int(truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xff51_afd7_ed55_8ccd) >> 56) }
 
         /// Adds a byte; false when the key is full.
         mutating func append(_ b: UInt8) -> Bool {
@@ -364,7 +372,15 @@ enum MonthNames {
             }
             base = 0
         }
-        return byKey[key]
+        guard key.count > 0 else { return nil }
+        return places.withUnsafeBufferPointer { places in
+            var p = key.place
+            while places[p].month != 0 {
+                if places[p].low == key.low && places[p].high == key.high && places[p].count == key.count { return places[p].month }
+                p = (p + 1) & 255
+            }
+            return nil
+        }
     }
 }
 
