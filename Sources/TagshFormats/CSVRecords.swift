@@ -190,6 +190,7 @@ extension CSVReader {
         // not a direction), then looked up by their bytes: read from a `String` every row, they were a twentieth of
         // opening a 1M-row Swedbank export.
         var rawDirections = StringTable(), directionOfRaw: [Int8] = [0], lastDirection: UInt32 = 0
+        var lastSymbol = "", lastSymbolID: UInt32 = 0
         // Whether a Tags field is looked up whole (`rawTags`) before it is split: worth it while most rows repeat
         // a list seen before. Settled again every `tagWindow` rows by what the last ones showed: off when more than
         // half of their lists were new, on again when fewer than a quarter made a new set (only before sets are
@@ -406,7 +407,9 @@ extension CSVReader {
                 if let c = columns.currency, let f = Self.field(c, of: fields), !isBlank(f) {
                     currency = intern(f, into: &ledger.currencies, last: &lastCurrency, scratch: &scratch)
                 } else if let symbol {
-                    currency = ledger.currencies.intern(symbol)
+                    // (The symbol the last amount had, kept with its id: interning a `String` every row hashed it.)
+                    if symbol != lastSymbol { (lastSymbol, lastSymbolID) = (symbol, ledger.currencies.intern(symbol)) }
+                    currency = lastSymbolID
                 }
                 let account: UInt32
                 if let c = columns.account, let f = Self.field(c, of: fields), !isBlank(f) {

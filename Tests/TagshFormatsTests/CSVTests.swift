@@ -242,6 +242,31 @@ struct AmountParserTests {
         #expect(taken > 1_000)
     }
 
+    /// Every reading `parse` takes (the plain shortcut, the one for `$`, `£` or `€` before a plain amount, the whole
+    /// reading) gives what the whole reading gives, amount and symbol, on random texts of digits, signs, marks,
+    /// those symbols and a few other bytes, both decimal marks.
+    @Test(arguments: [false, true]) func everyShortcutReadsAsTheWholeReadingDoes(decimalComma: Bool) {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["0", "1", "2", "5", "9", "00", "12", "-", "-", ".", ",", "+", " ", "$", "$", "£", "£", "€", "€", "E", "(", ")", "\u{C2}", "\u{A3}"]
+        var symbolTaken = 0
+        for _ in 0..<50_000 {
+            var text = ""
+            // Most of them a symbol, maybe after a minus, then digits and marks.
+            if Int.random(in: 0..<4, using: &rng) > 0 {
+                text = (Bool.random(using: &rng) ? "-" : "") + ["$", "£", "€"][Int.random(in: 0..<3, using: &rng)]
+            }
+            for _ in 0..<Int.random(in: 0...9, using: &rng) { text += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+            var bytes = Array(text.utf8)
+            bytes.withUnsafeMutableBufferPointer { m in
+                let f = UnsafeBufferPointer(m)
+                let read = AmountParser.parse(f, decimalComma: decimalComma), whole = AmountParser.parseWhole(f, decimalComma: decimalComma)
+                #expect(read?.amount.units == whole?.amount.units && read?.amount.scale == whole?.amount.scale && read?.symbol == whole?.symbol, "\(text)")
+                if AmountParser.symbolThenPlain(f, decimalComma: decimalComma) != nil { symbolTaken += 1 }
+            }
+        }
+        #expect(symbolTaken > 1_000)
+    }
+
     static let cases: [(String, Bool, String?, String?)] = [
         ("-4.75", false, "-4.75", nil),
         ("3200", false, "3200", nil),
