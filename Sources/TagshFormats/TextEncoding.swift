@@ -21,14 +21,29 @@ public enum TextEncoding: String, Sendable {
 
     /// Windows-1252 bytes as UTF-8 bytes.
     static func utf8(fromWindows1252 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 8)
-        for b in bytes {
-            if b < 0x80 { out.append(b); continue }
-            let scalar = b < 0xA0 ? high[Int(b - 0x80)] : UInt32(b)
-            out.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "?")).utf8)
+        [UInt8](unsafeUninitializedCapacity: bytes.count * 3) { out, count in count = utf8(fromWindows1252: bytes, into: out) }
+    }
+
+    /// Windows-1252 bytes written as UTF-8 into `out`, which has room for three bytes each (what one may take);
+    /// returns how many were written. Each character is encoded here, two or three bytes by its code point: made
+    /// into a `String` each, they were most of the time of reading a German bank's export (every field with an
+    /// umlaut went through it).
+    static func utf8(fromWindows1252 bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var n = 0
+        high.withUnsafeBufferPointer { high in
+            for b in bytes {
+                if b < 0x80 { out[n] = b; n += 1; continue }
+                let u = b < 0xA0 ? high[Int(b - 0x80)] : UInt32(b)
+                if u < 0x800 {
+                    out[n] = UInt8(0xC0 | u >> 6); out[n + 1] = UInt8(0x80 | u & 0x3F)
+                    n += 2
+                } else {
+                    out[n] = UInt8(0xE0 | u >> 12); out[n + 1] = UInt8(0x80 | (u >> 6) & 0x3F); out[n + 2] = UInt8(0x80 | u & 0x3F)
+                    n += 3
+                }
+            }
         }
-        return out
+        return n
     }
 
     /// Text as Windows-1252 bytes, or the first character it cannot encode.

@@ -221,6 +221,24 @@ struct FieldEndTests {
     }
 }
 
+/// Windows-1252 read as UTF-8: every byte value, alone and in runs, as the Unicode scalar it names encodes.
+struct Windows1252Tests {
+    @Test func everyByteEncodesAsItsScalar() {
+        func reference(_ bytes: [UInt8]) -> [UInt8] {
+            Array(String(String.UnicodeScalarView(bytes.map { b in
+                Unicode.Scalar(b < 0x80 || b >= 0xA0 ? UInt32(b) : TextEncoding.high[Int(b - 0x80)])!
+            })).utf8)
+        }
+        for b in 0...255 {
+            let one = [UInt8(b)]
+            #expect(one.withUnsafeBufferPointer { TextEncoding.utf8(fromWindows1252: $0) } == reference(one), "\(b)")
+        }
+        let all = Array(0...255).map(UInt8.init), run = all + all.reversed() + [0x80, 0x41, 0xE9, 0x9F]
+        #expect(run.withUnsafeBufferPointer { TextEncoding.utf8(fromWindows1252: $0) } == reference(run))
+        #expect([UInt8]().withUnsafeBufferPointer { TextEncoding.utf8(fromWindows1252: $0) } == [])
+    }
+}
+
 struct AmountParserTests {
     /// The shortcut for plain amounts reads what the whole reading reads, wherever it takes the text: on random
     /// texts of digits, signs, marks and a few other bytes, both decimal marks, up to 20 bytes (past 18 digits).
