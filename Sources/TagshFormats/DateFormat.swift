@@ -59,10 +59,7 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
         case .ymd, .mdy, .dmy:
             // A date that starts with a four-digit year reads year first in every order (`DateTokens.day(in:)`).
             if let day = DateFormat.isoDay(f) { return day }
-            if self != .ymd, let (a, b, year) = DateFormat.twoTwoFour(f) {
-                return self == .mdy ? Day(year: year, month: a, day: b) : Day(year: year, month: b, day: a)
-            }
-            if self != .ymd, let (a, b, yy) = DateFormat.twoTwoTwo(f), let year = DateTokens.year(yy, 2) {
+            if self != .ymd, let (a, b, year) = DateFormat.twoTwoYear(f) {
                 return self == .mdy ? Day(year: year, month: a, day: b) : Day(year: year, month: b, day: a)
             }
             guard let t = DateTokens(f) else { return nil }
@@ -70,21 +67,15 @@ public enum DateFormat: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `NN.NN.NNNN`, `NN/NN/NNNN` or `NN-NN-NNNN` exactly: its three numbers, read without tokenizing (a bank
-    /// writes every date one way); nil for anything else, which the general reading then decides.
+    /// `NN.NN.NNNN`, `NN/NN/NNNN` or `NN-NN-NNNN` exactly, or the same with a two-digit year (`02/08/24`, read as
+    /// `DateTokens.year` reads it): its two numbers and the year, read without tokenizing (a bank writes every
+    /// date one way); nil for anything else, which the general reading then decides.
     @inline(__always)
-    static func twoTwoFour(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
-        guard b.count == 10, b[2] == b[5], b[2] == 0x2E || b[2] == 0x2F || b[2] == 0x2D else { return nil }
-        guard let a = number(b, 0, 2), let m = number(b, 3, 2), let y = number(b, 6, 4) else { return nil }
-        return (a, m, y)
-    }
-
-    /// `NN.NN.NN`, `NN/NN/NN` or `NN-NN-NN` exactly (a two-digit year last: `02/08/24`), as `twoTwoFour`.
-    @inline(__always)
-    static func twoTwoTwo(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
-        guard b.count == 8, b[2] == b[5], b[2] == 0x2E || b[2] == 0x2F || b[2] == 0x2D else { return nil }
-        guard let a = number(b, 0, 2), let m = number(b, 3, 2), let y = number(b, 6, 2) else { return nil }
-        return (a, m, y)
+    static func twoTwoYear(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
+        guard b.count == 10 || b.count == 8, b[2] == b[5], b[2] == 0x2E || b[2] == 0x2F || b[2] == 0x2D else { return nil }
+        guard let a = number(b, 0, 2), let m = number(b, 3, 2), let y = number(b, 6, b.count - 6),
+              let year = b.count == 10 ? y : DateTokens.year(y, 2) else { return nil }
+        return (a, m, year)
     }
 
     /// The decimal number of `count` digits at `from`, nil if one is not a digit.
