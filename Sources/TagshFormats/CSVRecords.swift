@@ -290,16 +290,18 @@ extension CSVReader {
             // as they are, like a footer; between transactions they are an error.
             // (Looked at only when a line was left pending: the optional tuple, a `Diagnostic` in it, was tested
             // through the runtime three times a record, a fortieth of opening an export of short records.)
-            if footerLines > 0, let f = footer, f.blankDate, footerLines == 1, ledger.count == 0, !options.skipBad {
-                leadingLines.append(f.line)
-                footer = nil
-                footerLines = 0
-            }
-            if footerLines > 0, let footer, !options.skipBad { throw footer.error }
-            if footerLines > 0, let f = footer {
-                skipped.append(f.error)
-                footer = nil
-                footerLines = 0
+            if footerLines > 0 {
+                if let f = footer, f.blankDate, footerLines == 1, ledger.count == 0, !options.skipBad {
+                    leadingLines.append(f.line)
+                    footer = nil
+                    footerLines = 0
+                }
+                if let footer, !options.skipBad { throw footer.error }
+                if let f = footer {
+                    skipped.append(f.error)
+                    footer = nil
+                    footerLines = 0
+                }
             }
 
             do throws(Diagnostic) {
