@@ -108,7 +108,7 @@ public struct StringTable: Sendable {
     /// hold that many does not double its slots on the way, each doubling placing every string again in fresh
     /// memory. A table already that large is left as it is.
     public mutating func reserveSlots(count n: Int) {
-        while n * 2 > slots.count { grow() }
+        grow(toHold: n)
     }
 
     /// How many slots the table has (tests: what `reserveSlots` grew).
@@ -251,7 +251,7 @@ public struct StringTable: Sendable {
         }
         var tops = [UInt32](repeating: 0, count: other.count + 1)
         for value in other.slots where value != 0 { tops[Int(value & 0xFFFF_FFFF)] = UInt32(truncatingIfNeeded: value >> 32) }
-        while (count + other.count) * 2 > slots.count { grow() }
+        grow(toHold: count + other.count)
         bytes.reserveCapacity(bytes.count + other.bytes.count)
         starts.reserveCapacity(starts.count + other.count)
         ends.reserveCapacity(ends.count + other.count)
@@ -350,6 +350,14 @@ public struct StringTable: Sendable {
         slots = doubled(slots, toBits: slotBits)
     }
 
+    /// Slots for `n` entries at most half full, grown in one step (see `bitsOfSlots(toHold:from:)`).
+    private mutating func grow(toHold n: Int) {
+        let bits = bitsOfSlots(toHold: n, from: slotBits)
+        guard bits > slotBits else { return }
+        slotBits = bits
+        slots = doubled(slots, toBits: bits)
+    }
+
 
     /// Whether the bytes may hold an upper-case letter (ASCII A-Z, or anything non-ASCII).
     static func needsFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -389,6 +397,15 @@ public struct StringTable: Sendable {
 private func bytesEqual(_ stored: UnsafeBufferPointer<UInt8>, _ start: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let a = stored.baseAddress, let b = key.baseAddress else { return key.isEmpty }
     return memcmp(a + start, b, key.count) == 0
+}
+
+/// How many bits of slots hold `n` entries at most half full, from `bits` on: a table that grows by several
+/// doublings at once makes the last size only (each doubling between made and placed every entry in fresh
+/// memory, some 16 MB more to fill when a million descriptions' slots were reserved at once).
+func bitsOfSlots(toHold n: Int, from bits: Int) -> Int {
+    var bits = bits
+    while n * 2 > 1 << bits { bits += 1 }
+    return bits
 }
 
 /// The slots of an open-addressing table that keeps, in each slot's high 32 bits, the top 32 bits of its key's

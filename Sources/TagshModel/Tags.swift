@@ -157,7 +157,8 @@ public struct TagSetTable: Sendable {
             }
         }
         precondition(count + n < 1 << 31, "a tag set table of more than 2^31 sets")
-        while (count + n) * 2 > slots.count { grow() }
+        let bits = bitsOfSlots(toHold: count + n, from: slotBits)
+        if bits > slotBits { (slotBits, slots) = (bits, doubled(slots, toBits: bits)) }
         // Each set's hash top and index, in slot order: counted by the top 16 bits (a slot's first bits), in the
         // pending order within each count. The passes below read this in order and write what they find in
         // order too; arrays by pending index are read and written at random only where noted, once.
