@@ -28,10 +28,18 @@ struct Render {
 
     /// `-1,234.56 EUR`, or `-$5.00` for a symbol currency.
     static func amount(_ a: Amount, currency: String, minimumScale: UInt8 = 0) -> String {
-        let number = a.formatted(grouping: true, minimumScale: minimumScale)
+        withCurrency(a.formatted(grouping: true, minimumScale: minimumScale), negative: a.isNegative, currency)
+    }
+
+    /// A total as `amount` writes an amount (`overflow` for a sum past 128 bits, with its currency).
+    static func amount(_ t: Total, currency: String, minimumScale: UInt8 = 0) -> String {
+        withCurrency(t.formatted(grouping: true, minimumScale: minimumScale), negative: t.isNegative && !t.overflowed, currency)
+    }
+
+    private static func withCurrency(_ number: String, negative: Bool, _ currency: String) -> String {
         if currency.isEmpty { return number }
         if currency.count <= 2, !currency.contains(where: { $0.isLetter }) {
-            return a.isNegative ? "-" + currency + String(number.dropFirst()) : currency + number
+            return negative ? "-" + currency + String(number.dropFirst()) : currency + number
         }
         return number + " " + TextSafety.sanitize(currency)
     }

@@ -33,7 +33,7 @@ struct AmountTests {
     @Test func exactSumsWithoutFloatingPoint() {
         var total = AmountTotals()
         for _ in 0..<10 { total.add(Amount(units: 1, scale: 1), currency: 1) } // 0.1 ten times
-        #expect(total.entries[0].amount == Amount(units: 1, scale: 0))
+        #expect(total.entries[0].amount == Total(Amount(units: 1, scale: 0)))
         #expect(total.entries[0].amount.description == "1.0")
     }
 }

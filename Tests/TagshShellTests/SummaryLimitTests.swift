@@ -318,3 +318,44 @@ struct TagsRenameTests {
         #expect(try tags(7) == ["b", "own7"] && tags(8) == ["c", "b", "d", "own8"] && tags(12) == ["b", "c", "own12"])
     }
 }
+
+/// Every report's totals are exact: twelve amounts of 99,999,999,999.0000001 add up to 1,199,999,999,988.0000012
+/// (past Int64 at that scale; each sum kept the total it had, and reports showed 899,999,999,991.0000009), in every
+/// report and every path a report takes (one currency or two, a limit, the two-pass fold, by tag, by period).
+struct ExactTotalsTests {
+    @Test(arguments: [false, true]) func reportsAddUpPastSixtyFourBits(twoCurrencies: Bool) throws {
+        var text = "Date,Description,Amount,Currency,Tags,Intent\n"
+        for i in 0..<12 { text += "2024-01-\(String(format: "%02d", i + 1)),BIG,99999999999.0000001,EUR,big,\n" }
+        for i in 0..<30 { text += "2024-02-\(String(format: "%02d", i % 28 + 1)),SHOP \(i % 5),-1.5,\(twoCurrencies && i == 0 ? "USD" : "EUR"),small,want\n" }
+        let (dir, path) = try scratchFile("big.csv", prefix: "tagsh-exact")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.execute("open \(path)")
+        let shown = "1,199,999,999,988.0000012", plain = "1199999999988.0000012"
+        for command in ["summary", "summary by merchant", "summary by merchant --limit 1", "summary by tag", "summary by tag --limit 1",
+                        "summary by month", "summary by merchant by month", "summary --trend", "merchants", "merchants --limit 1",
+                        "intents", "chart", "chart BIG by quarter", "summary by merchant BIG"] {
+            sink.reset()
+            #expect(session.execute(command) == .ok, "\(command): \(sink.err)")
+            #expect(sink.out.contains(shown), "\(command):\n\(sink.out)")
+            sink.reset()
+            #expect(session.execute(command + " --csv") == .ok, "\(command) --csv: \(sink.err)")
+            #expect(sink.out.contains(plain), "\(command) --csv:\n\(sink.out)")
+            sink.reset()
+            #expect(session.execute(command + " --json") == .ok, "\(command) --json: \(sink.err)")
+            #expect(sink.out.contains("\"\(plain)\""), "\(command) --json:\n\(sink.out)")
+        }
+        // The two-pass fold of a limited summary (from 65,536 keys), made here from the first key on.
+        let ledger = try #require(session.ledger)
+        let rows = Array(0..<ledger.count)
+        let grouping = Grouping(.merchant, ledger: ledger, depth: nil)
+        if let kept = try SummaryReport.keptLines(rows, grouping, ledger, limit: 1, session: session, twoPassesFrom: 0) {
+            #expect(kept.lines.first.map { SummaryFastPathTests.describe($0.group) }?.contains(plain) == true)
+            #expect(SummaryFastPathTests.describe(kept.all.group).contains("1199999999943.0000012"))
+        } else {
+            #expect(twoCurrencies) // (one currency only)
+        }
+    }
+}

@@ -108,9 +108,8 @@ extension Commands {
         if let limit = inv.intValue("limit"), let head = rows.first, !rows.contains(where: { ledger.currency[$0] != ledger.currency[head] }) {
             // In one currency, the merchants shown are found from counts alone and only they get a group; a group for
             // each of a million distinct descriptions, each with its lists of totals, took 350 ms and 150 MB to show
-            // five. The others' count and total are their merchants' summed in the order first seen, as their groups
-            // were (a sum past Int64 keeps the total it had, so the order counts); their money in and out, which this
-            // listing does not show, row by row.
+            // five. The others' count and total are their merchants' summed; their money in and out, which this
+            // listing does not show, row by row (sums are exact, so the order does not count).
             var counts = [Int32](repeating: 0, count: ledger.merchants.count + 1)
             var net = [SummaryReport.Summing.Running](repeating: .init(), count: counts.count)
             var keys: [Int] = []
@@ -139,7 +138,7 @@ extension Commands {
             var rest = (count: 0, net: SummaryReport.Summing.Running())
             for k in keys where !shown[k] {
                 rest.count += Int(counts[k])
-                rest.net.add(net[k].units, net[k].scale)
+                rest.net.add(net[k])
             }
             others = Groups.Group(count: rest.count, currency: ledger.currency[head], net: rest.net.amount,
                                   inflow: inflow.amount, outflow: outflow.amount)
@@ -360,7 +359,7 @@ struct Groups {
         init() {}
 
         /// A group of `count` transactions, all in `currency`, with these totals (nil: none in that direction).
-        init(count: Int, currency: UInt32, net: Amount?, inflow i: Amount?, outflow o: Amount?) {
+        init(count: Int, currency: UInt32, net: Total?, inflow i: Total?, outflow o: Total?) {
             self.count = count
             guard count > 0 else { return }
             counts = [(currency, count)]

@@ -388,11 +388,9 @@ struct SummaryReport {
     /// In two passes, so that only the net totals are kept by key: a million merchants' four sums each were 56 MB of
     /// fresh memory, and its page faults most of a `summary by merchant --limit 10` (52-59 ms on the 1M `wide`
     /// shape). The first sums each key's net total, and the largest are picked from those; the second sums the
-    /// kept keys' lines, and the money in and out of the others one row after another. Those two only grow (in
-    /// is never negative, out never positive), so unless a sum of them passes Int64 they are what folding each
-    /// key's sums gives; if one does, the summary is made as before (`keptLinesByKey`), where a sum past Int64
-    /// keeps the total it had key by key. The count of the others is all less the kept keys', and their net total
-    /// is folded from the first pass's. Below `twoPassesFrom` keys, where the sums by key are little memory, one
+    /// kept keys' lines, and the money in and out of the others one row after another (sums are exact, so that is
+    /// what folding each key's sums gives). The count of the others is all less the kept keys', and their net
+    /// total is folded from the first pass's. Below `twoPassesFrom` keys, where the sums by key are little memory, one
     /// pass costs less (the generated 1M CSV's few merchants: 6-10 ms, 9-12 in two).
     static func keptLines(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int, session: Session,
                           twoPassesFrom: Int = 1 << 16) throws(ShellError) -> (all: Line, lines: [Line], others: Line, folded: Int)? {
@@ -414,7 +412,7 @@ struct SummaryReport {
         var slotOf = [Int32](repeating: -1, count: bound)
         for (slot, i) in best.enumerated() { slotOf[keys[i]] = Int32(slot) }
         var kept = Summing(count: best.count)
-        var foldedIn = Summing.Running(), foldedOut = Summing.Running(), exact = true
+        var foldedIn = Summing.Running(), foldedOut = Summing.Running()
         for (i, row) in rows.enumerated() {
             if i & 4095 == 0 { try session.checkInterrupted() }
             let units = ledger.amountUnits[row], scale = ledger.amountScale[row]
@@ -422,16 +420,15 @@ struct SummaryReport {
             if slot >= 0 {
                 kept.add(Int(slot), units, scale)
             } else if units < 0 {
-                exact = foldedOut.addExactly(units, scale) && exact
+                foldedOut.add(units, scale)
             } else {
-                exact = foldedIn.addExactly(units, scale) && exact
+                foldedIn.add(units, scale)
             }
         }
-        guard exact else { return try keptLinesByKey(rows, first, ledger, limit: limit, session: session) }
         var foldedNet = Summing.Running()
         var shown = [Bool](repeating: false, count: keys.count)
         for i in best { shown[i] = true }
-        for i in keys.indices where !shown[i] && net[keys[i]].present { foldedNet.add(net[keys[i]].units, net[keys[i]].scale) }
+        for i in keys.indices where !shown[i] { foldedNet.add(net[keys[i]]) }
         let others = Line(group: Groups.Group(count: all.all.count - kept.counts.reduce(0, +), currency: currency, net: foldedNet.amount,
                                               inflow: foldedIn.amount, outflow: foldedOut.amount))
         return (Line(group: all.group(nil, currency: currency)),
@@ -491,9 +488,9 @@ struct SummaryReport {
         for i in keys.indices where !shown[i] {
             let k = keys[i]
             folded.count += sums.counts[k]
-            if sums.net[k].present { folded.net.add(sums.net[k].units, sums.net[k].scale) }
-            if sums.inflow[k].present { folded.inflow.add(sums.inflow[k].units, sums.inflow[k].scale) }
-            if sums.outflow[k].present { folded.outflow.add(sums.outflow[k].units, sums.outflow[k].scale) }
+            folded.net.add(sums.net[k])
+            folded.inflow.add(sums.inflow[k])
+            folded.outflow.add(sums.outflow[k])
         }
         let others = Line(group: Groups.Group(count: folded.count, currency: currency, net: folded.net.amount,
                                               inflow: folded.inflow.amount, outflow: folded.outflow.amount))
@@ -509,7 +506,7 @@ struct SummaryReport {
                          session: Session) throws(ShellError) -> (isKept: [Bool], folded: Int)? {
         guard let bound = first.keyBound(ledger), let head = rows.first else { return nil }
         let main = ledger.currency[head]
-        // Summed as `AmountTotals.add` sums (a sum past Int64 keeps the total it had).
+        // Summed exactly, as `AmountTotals.add` sums.
         var net = [Summing.Running](repeating: .init(), count: bound)
         for (i, row) in rows.enumerated() {
             if i % 4096 == 0 { try session.checkInterrupted() }
@@ -530,19 +527,32 @@ struct SummaryReport {
     /// merchants' sizes made as `Amount`s at the largest scale there is, in 128 bits, and compared as such, took
     /// most of a `summary by merchant --limit 10`); else in 128 bits at the largest scale there is.
     static func largest(_ limit: Int, of keys: [Int], net: [Summing.Running]) -> [Int] {
-        if let units = Amount.unitsAtOneScale(keys.lazy.map { net[$0].amount }) {
-            let narrow = units.map(\.magnitude)
+        if let narrow = magnitudesAtOneScale(keys.lazy.map { net[$0] }) {
             return narrow.withUnsafeBufferPointer { size in
                 keys.withUnsafeBufferPointer { keys in
                     firstInOrder(limit, of: keys.indices) { size[$0] != size[$1] ? size[$0] > size[$1] : keys[$0] < keys[$1] }
                 }
             }
         }
-        let size = keys.map { key -> Int128 in
-            let v = net[key].amount?.units(atScale: Amount.maxScale) ?? 0
-            return v < 0 ? -v : v
-        }
+        let size = keys.map { net[$0].amount?.sizeAtMaxScale ?? 0 }
         return firstInOrder(limit, of: keys.indices) { (size[$0], keys[$1]) > (size[$1], keys[$0]) }
+    }
+
+    /// The sizes of the totals at the largest scale among them (none as 0), when each fits 64 bits; nil when one
+    /// does not, or one overflowed.
+    static func magnitudesAtOneScale<C: Collection>(_ totals: C) -> [UInt64]? where C.Element == Summing.Running {
+        var scale: UInt8 = 0
+        for t in totals where t.present {
+            if t.overflowed { return nil }
+            scale = max(scale, t.scale)
+        }
+        var sizes: [UInt64] = []
+        sizes.reserveCapacity(totals.count)
+        for t in totals {
+            guard let u = t.present ? Total.rescaled(t.units, from: t.scale, to: scale) : 0, let n = Int64(exactly: u) else { return nil }
+            sizes.append(n.magnitude)
+        }
+        return sizes
     }
 
     /// The lines of a summary by one dimension with no limit or trend, when every row is in one currency: summed
@@ -636,39 +646,46 @@ struct SummaryReport {
 
     /// A summary's sums in one currency, by slot and in all: as `Groups.Group.add` sums them, amount by amount.
     struct Summing {
-        /// One running total, as `AmountTotals` keeps it: the first amount as it is, then each sum at the larger
-        /// scale, and a sum past Int64 keeps the total it had.
+        /// One running total, exact as `Total` keeps one (in 24 bytes, where a `Total` takes 32: a million keys'
+        /// sums are fresh memory): its units in 128 bits, `high` above `low`, at the largest scale among the amounts
+        /// added; `overflowed` once a sum passes them (written as overflow, never as another figure).
         struct Running {
-            var units: Int64 = 0, scale: UInt8 = 0, present = false
+            var low: UInt64 = 0
+            var high: Int64 = 0
+            var scale: UInt8 = 0
+            var present = false
+            var overflowed = false
+
+            var units: Int128 { Int128(high) << 64 | Int128(low) }
 
             @inline(__always)
             mutating func add(_ u: Int64, _ s: UInt8) {
-                guard present else { (units, scale, present) = (u, s, true); return }
-                if s == scale {
-                    let (sum, overflow) = units.addingReportingOverflow(u)
-                    if !overflow { units = sum }
-                } else if let sum = Amount(units: units, scale: scale).adding(Amount(units: u, scale: s)) {
-                    (units, scale) = (sum.units, sum.scale)
-                }
+                guard present else { (low, high, scale, present) = (UInt64(bitPattern: u), u < 0 ? -1 : 0, s, true); return }
+                if s == scale { add(Int128(u)) } else { addRescaling(Int128(u), s) }
             }
 
-            /// `add`, saying whether the sum is exact (false: it would have passed Int64, and the total is kept).
+            mutating func add(_ other: Running) {
+                guard other.present else { return }
+                guard present else { self = other; return }
+                if other.overflowed { overflowed = true }
+                if other.scale == scale { add(other.units) } else { addRescaling(other.units, other.scale) }
+            }
+
             @inline(__always)
-            mutating func addExactly(_ u: Int64, _ s: UInt8) -> Bool {
-                guard present else { (units, scale, present) = (u, s, true); return true }
-                if s == scale {
-                    let (sum, overflow) = units.addingReportingOverflow(u)
-                    if overflow { return false }
-                    units = sum
-                } else if let sum = Amount(units: units, scale: scale).adding(Amount(units: u, scale: s)) {
-                    (units, scale) = (sum.units, sum.scale)
-                } else {
-                    return false
-                }
-                return true
+            private mutating func add(_ v: Int128) {
+                let (sum, overflow) = units.addingReportingOverflow(v)
+                (low, high) = (UInt64(truncatingIfNeeded: sum), Int64(truncatingIfNeeded: sum >> 64))
+                if overflow { overflowed = true }
             }
 
-            var amount: Amount? { present ? Amount(units: units, scale: scale) : nil }
+            private mutating func addRescaling(_ u: Int128, _ s: UInt8) {
+                var t = Total(units: units, scale: scale)
+                t.add(u, s)
+                if t.overflowed { overflowed = true }
+                (low, high, scale) = (UInt64(truncatingIfNeeded: t.units), Int64(truncatingIfNeeded: t.units >> 64), t.scale)
+            }
+
+            var amount: Total? { present ? Total(units: units, scale: scale, overflowed: overflowed) : nil }
         }
 
         var counts: [Int]
@@ -784,7 +801,7 @@ struct SummaryReport {
         func amounts(_ g: Groups.Group) -> [String] {
             g.totals.entries.map { e in
                 // No money in (or out) is a zero written to the currency's scale, as the amounts beside it are.
-                let zero = Amount(units: 0, scale: scales[Int(e.currency)])
+                let zero = Total(units: 0, scale: scales[Int(e.currency)])
                 let inflow = g.inflow.entries.first { $0.currency == e.currency }?.amount ?? zero
                 let outflow = g.outflow.entries.first { $0.currency == e.currency }?.amount ?? zero
                 return [String(g.count(in: e.currency)), Render.csvField(ledger.currencies[e.currency]), inflow.description, outflow.description, e.amount.description]
@@ -946,14 +963,28 @@ struct SummaryReport {
 }
 
 extension AmountTotals {
-    /// The total in `currency` at scale 18 (zero when there is none).
+    /// The total in `currency` at scale 18, held to 128 bits (zero when there is none, or it overflowed). For bars
+    /// and order only: the figures shown are the totals themselves.
     func units(of currency: UInt32) -> Int128 {
-        entries.first { $0.currency == currency }?.amount.units(atScale: Amount.maxScale) ?? 0
+        entries.first { $0.currency == currency }?.amount.unitsAtMaxScale ?? 0
     }
 
     /// The size of the total in `currency`, whatever its sign.
     func magnitude(of currency: UInt32) -> Int128 {
-        let v = units(of: currency)
+        entries.first { $0.currency == currency }?.amount.sizeAtMaxScale ?? 0
+    }
+}
+
+extension Total {
+    /// The units at scale 18, held to 128 bits (0 when overflowed): for bars and order.
+    var unitsAtMaxScale: Int128 {
+        if overflowed { return 0 }
+        return units(atScale: Amount.maxScale) ?? (isNegative ? -Int128.max : Int128.max)
+    }
+
+    /// `unitsAtMaxScale` whatever its sign.
+    var sizeAtMaxScale: Int128 {
+        let v = unitsAtMaxScale
         return v < 0 ? -v : v
     }
 }
