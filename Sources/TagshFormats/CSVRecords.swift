@@ -377,7 +377,11 @@ extension CSVReader {
                     }
                     if let c = columns.fee, !columns.amountIsNet, let f = Self.field(c, of: fields), !isBlank(f),
                        let fee = parseAmountField(f, decimalComma: decimalComma) {
-                        amount = amount.adding(-fee.amount.magnitude) ?? amount
+                        guard let net = amount.adding(-fee.amount.magnitude) else {
+                            throw fieldError("the amount less the fee '\(text(f))' is more than an amount holds (64 bits)", f.start,
+                                             line: recordLine, recordStart: recordStart)
+                        }
+                        amount = net
                     }
                 } else {
                     var total: Amount = .zero
@@ -396,7 +400,15 @@ extension CSVReader {
                         let v = isDebit ? (mixed ? -parsed.amount : -parsed.amount.magnitude)
                                         : (mixed ? parsed.amount : parsed.amount.magnitude)
                         // (The first side is the total as it is: adding it to zero widened both to 128 bits.)
-                        total = any ? total.adding(v) ?? total : v
+                        if any {
+                            guard let sum = total.adding(v) else {
+                                throw fieldError("the debit and credit together are more than an amount holds (64 bits)", f.start,
+                                                 line: recordLine, recordStart: recordStart)
+                            }
+                            total = sum
+                        } else {
+                            total = v
+                        }
                         symbol = symbol ?? parsed.symbol
                         any = true
                     }

@@ -422,8 +422,10 @@ struct TextReader {
         // The money side: the first posting that is not an expense or income account.
         var hasMoney = false
         var moneyAccount: UInt32 = 0, moneyAmount: Amount?, moneySymbol: String?
-        // The sum of the other postings' amounts (the money side's, negated, when it has none).
+        // The sum of the other postings' amounts (the money side's, negated, when it has none), and where it first
+        // passed what an amount holds, if it did (an error only when the money side needs it).
         var otherSum: Amount?, otherSymbol: String?
+        var otherSumPassed: (line: (start: Int, end: Int), amount: Range<Int>, number: Int)?
         for index in 1..<lines.count {
             let line = lines[index]
             let span: BlockLine.PostingSpan
@@ -477,32 +479,33 @@ struct TextReader {
                         symbol = s
                     case .unknown: unknownAmounts += 1
                     case .invalid:
-                        let amountStart = range.lowerBound
-                        let lineText = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<line.end]), as: UTF8.self)
-                        let col = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<amountStart]), as: UTF8.self).count
-                        throw Diagnostic("cannot read the amount '\(amountText)'", file: path, line: lineNumber + index,
-                                         column: col + 1, sourceLine: lineText, span: col..<(col + amountText.count))
+                        throw amountDiagnostic("cannot read the amount '\(amountText)'", b, line, range, lineNumber + index, path)
                     }
                 }
             }
             postingCount += 1
+            var addsToOthers = true
             if info.isCategory {
                 categoryCount += 1
                 lastCategory = info.category
                 lastCategoryAmount = amount
                 lastCategorySymbol = symbol
                 categoryIsIncome = info.isIncome
-                if let a = amount {
-                    otherSum = otherSum.map { $0.adding(a) ?? $0 } ?? a
-                    otherSymbol = otherSymbol ?? symbol
-                }
             } else if !hasMoney {
                 hasMoney = true
                 moneyAccount = info.account
                 moneyAmount = amount
                 moneySymbol = symbol
-            } else if let a = amount {
-                otherSum = otherSum.map { $0.adding(a) ?? $0 } ?? a
+                addsToOthers = false
+            }
+            if addsToOthers, let a = amount {
+                if let sum = otherSum {
+                    if let next = sum.adding(a) { otherSum = next } else if otherSumPassed == nil, let range = span.amount {
+                        otherSumPassed = ((line.start, line.end), range, lineNumber + index)
+                    }
+                } else {
+                    otherSum = a
+                }
                 otherSymbol = otherSymbol ?? symbol
             }
         }
@@ -525,6 +528,10 @@ struct TextReader {
             amount = a
             symbol = moneySymbol
         } else {
+            if let at = otherSumPassed {
+                throw amountDiagnostic("the amounts of this transaction add up to more than an amount holds (64 bits), so the money side's cannot be worked out",
+                                       b, at.line, at.amount, at.number, path)
+            }
             amount = -(otherSum ?? .zero)
             symbol = otherSymbol
         }
@@ -548,6 +555,15 @@ struct TextReader {
     }
 
     /// Reads a beancount header's `#tags` (and `^links`, skipped) up to its comment, cached by their bytes.
+    /// An error at a posting's amount: `range` of the bytes of `line`, which is line `number` of the file.
+    func amountDiagnostic(_ message: String, _ b: UnsafeBufferPointer<UInt8>, _ line: (start: Int, end: Int), _ range: Range<Int>,
+                          _ number: Int, _ path: String) -> Diagnostic {
+        let lineText = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<line.end]), as: UTF8.self)
+        let col = String(decoding: UnsafeBufferPointer(rebasing: b[line.start..<range.lowerBound]), as: UTF8.self).count
+        let width = String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self).count
+        return Diagnostic(message, file: path, line: number, column: col + 1, sourceLine: lineText, span: col..<(col + width))
+    }
+
     mutating func applyHeaderTags(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ tags: inout [String]) {
         let raw = rawComments.intern(bytes: UnsafeBufferPointer(rebasing: b[s..<e]))
         if Int(raw) == commentInfo.count {

@@ -112,6 +112,22 @@ struct CSVShapeTests {
         }
     }
 
+    /// An amount less its fee, or a debit and a credit together, past what an amount holds: an error at the field
+    /// (the amount was kept as it was, without the fee, or the first side alone).
+    @Test(arguments: [
+        ("Date,Description,Amount,Fee\n2024-01-01,A,-9000000000000000.00,900000000000000000\n", "the amount less the fee", 35),
+        ("Date,Description,Debit,Credit\n2024-01-01,A,9000000000000000.00,-900000000000000000\n2024-01-02,B,5.00,\n2024-01-03,C,,1.00\n",
+         "the debit and credit together", 34),
+    ])
+    func sumsPastAnAmountAreAnError(_ csv: String, _ message: String, _ column: Int) {
+        #expect(throws: Diagnostic.self) { try CSVReader.read(Array(csv.utf8), fileName: "t.csv", options: ReadOptions()) }
+        do {
+            _ = try CSVReader.read(Array(csv.utf8), fileName: "t.csv", options: ReadOptions())
+        } catch {
+            #expect(error.message.contains(message) && error.line == 2 && error.column == column, "\(error.message) \(error.line):\(error.column)")
+        }
+    }
+
     @Test(arguments: shapes)
     func reads(_ name: String, _ csv: String, _ expected: [String]) throws {
         #expect(try Self.read(csv) == expected, "\(name)")

@@ -126,6 +126,26 @@ struct WildTextTests {
         }
     }
 
+    /// The money side of a transaction without its amount is the others' sum, negated: a sum past what an amount
+    /// holds is an error at the posting where it passed (it was the sum before it, without a word), and only when
+    /// the money side needs it.
+    @Test(arguments: [LedgerFormat.journal, .beancount])
+    func postingsAddingUpPastAnAmountAreAnError(_ format: LedgerFormat) throws {
+        let head = format == .journal ? "2024-01-01 Big\n" : "2024-01-01 * \"Big\"\n"
+        let big = "    Expenses:Food    99999999999.0000001 EUR\n"
+        let text = head + String(repeating: big, count: 10) + "    Assets:Bank\n"
+        #expect(throws: Diagnostic.self) { try Self.read(text, format) }
+        do { _ = try Self.read(text, format) } catch let error as Diagnostic {
+            #expect(error.line == 11 && error.column == 22 && error.message.contains("add up to more than an amount holds"), "\(error.message)")
+        }
+        // Nine fit, and the money side is their sum.
+        let nine = try Self.read(head + String(repeating: big, count: 9) + "    Assets:Bank\n", format)
+        #expect(nine.count == 1 && nine[0].contains("-899999999991.0000009"), "\(nine)")
+        // With the money side's own amount, the others' sum is not needed.
+        let given = head + String(repeating: big, count: 10) + "    Assets:Bank    -1 EUR\n"
+        #expect(try Self.read(given, format).count == 1)
+    }
+
     @Test func includePatternsReadEveryMatchInNameOrder() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-glob-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("parts"), withIntermediateDirectories: true)
