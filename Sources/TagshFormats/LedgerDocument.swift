@@ -170,6 +170,14 @@ public struct LedgerDocument: Sendable {
         /// The main file's splice (empty once `nextDocument` has let go of the outputs).
         public var main: ByteSplice { outputs.first?.content ?? ByteSplice([]) }
         public var included: [Output] { Array(outputs.dropFirst()) }
+        /// The edits `nextDocument` makes to a CSV file's bytes where they are (each range of the old bytes
+        /// replaced by `count` bytes, in order), for what names texts in those bytes to follow them; nil when it
+        /// makes a new document or edits a text file's.
+        public var csvEdits: [(start: Int, end: Int, count: Int)]? {
+            guard case .csv(let edits) = next else { return nil }
+            return edits.map { ($0.start, $0.end, $0.bytes.count) }
+        }
+
         /// The document once the outputs are written, made from `old`, the document this was rendered from
         /// (left empty). Its bytes and row offsets are edited in place, not copied, when nothing else holds them:
         /// the outputs are let go first. Nil when `old` is not the document this was rendered from.

@@ -898,12 +898,20 @@ struct SharedDescriptionsSaveTests {
         #expect(s.execute("save") == .ok)
         let again = HistorySpellingTests.reopen(path)
         #expect(names(again) == names(s))
-        // A preview of suggestions keeps a working copy of the tables: a save lets go of the file's bytes there too.
+        // A save that edits the records where they are (the file has tagsh's columns now) keeps the descriptions
+        // named in the file's new bytes, moved with the edits, and copies out only those of the records it edits.
+        // A preview of suggestions keeps a working copy of the tables: its table follows the ledger's.
         #expect(again.ledger?.merchants.sharesBuffer == true)
+        #expect(again.ledger?.merchants.ownByteCount == "SAY \"HI\"".utf8.count)
         #expect(again.execute("preview suggestions") == .ok && again.lastPreview?.tables?.merchants.sharesBuffer == true)
-        #expect(again.execute("note 2 hello") == .ok && again.execute("save") == .ok)
-        #expect(again.ledger?.merchants.sharesBuffer == false && again.lastPreview?.tables?.merchants.sharesBuffer == false)
+        #expect(again.execute("note 1 hello") == .ok && again.execute("save") == .ok)
+        let bytes = try #require(again.files.first?.document.bytes)
+        #expect(again.ledger?.merchants.isSharing(bytes) == true && again.lastPreview?.tables?.merchants.isSharing(bytes) == true)
+        #expect(again.ledger?.merchants.ownByteCount == "SAY \"HI\"".utf8.count + "CAFE NERO".utf8.count)
+        #expect(names(again) == names(s))
         #expect(again.lastPreview?.tables.map { t in t.merchants.ids.map { t.merchants[$0] } } == ["CAFE NERO", "SAY \"HI\""])
+        #expect(again.execute("note 3 bye") == .ok && again.execute("save") == .ok && names(again) == names(s))
+        #expect(again.execute("note 2 hello") == .ok && again.execute("save") == .ok)
         // A working copy whose table is not the ledger's (none is made so today) keeps its own texts, held.
         let third = HistorySpellingTests.reopen(path)
         #expect(third.execute("preview suggestions") == .ok)

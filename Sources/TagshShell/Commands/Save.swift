@@ -108,7 +108,10 @@ extension Session {
         }
         // (Only when the file whose bytes the descriptions are named in is written: with several files open, the
         // ledger's table names the first file's.)
-        if writing.contains(where: { plans[$0].isOwnFile && ledger?.merchants.isSharing(files[plans[$0].index].document.bytes) == true }) {
+        // A CSV file whose records are edited where they are keeps its descriptions named in its bytes, moved with
+        // the edits (`nextDocumentMovingNames`); otherwise they are copied out now.
+        if writing.contains(where: { plans[$0].isOwnFile && plans[$0].rendered.csvEdits == nil
+                                     && ledger?.merchants.isSharing(files[plans[$0].index].document.bytes) == true }) {
             letGoOfFileBytes()
         }
         var temporaries: [(path: String, temporary: String, file: Int, isMain: Bool)] = []
@@ -166,7 +169,11 @@ extension Session {
                 var base = LedgerDocument.empty(plans[k].base.format)
                 swap(&base, &plans[k].base)
                 files[i].document = .empty(base.format)
-                next = plans[k].rendered.nextDocument(from: &base)
+                if let edits = plans[k].rendered.csvEdits, case .csv = base.layout, ledger?.merchants.isSharing(base.bytes) == true {
+                    next = nextDocumentMovingNames(&plans[k].rendered, from: &base, edits: edits)
+                } else {
+                    next = plans[k].rendered.nextDocument(from: &base)
+                }
             }
             let plan = plans[k]
             var file = files[i]
@@ -298,6 +305,37 @@ extension Session {
 }
 
 extension Session {
+    /// The next document of a CSV file saved with its records edited where they are (`edits`, the rendered
+    /// document's `csvEdits`), the ledger's descriptions moved along: named in the edited bytes where the edits
+    /// moved them, and copied out only from the records edited (`StringTable.detached(forEdits:)`). What else
+    /// holds the table, as `letGoOfFileBytes` lists, lets go of the old bytes first, so they are edited where they
+    /// are; a holder this misses (the suggestion index being built on another thread) makes the edit copy them,
+    /// not go wrong.
+    func nextDocumentMovingNames(_ rendered: inout LedgerDocument.Rendered, from base: inout LedgerDocument,
+                                 edits: [(start: Int, end: Int, count: Int)]) -> LedgerDocument? {
+        guard var l = ledger else { return rendered.nextDocument(from: &base) }
+        ledger = nil
+        l.merchants = l.merchants.detached(forEdits: edits)
+        completionCache = nil
+        // The working copy a preview kept: its table is the ledger's, under the same ids (then it follows the
+        // ledger's), or else a copy of its own.
+        let applied = appliedPreview
+        var previewFollows = false
+        if let tables = lastPreview?.tables, tables.merchants.sharesBuffer {
+            previewFollows = tables.merchants.count == l.merchants.count
+            lastPreview!.tables!.merchants = previewFollows ? l.merchants : tables.merchants.unshared()
+        }
+        merchantNames?.adopt(l.merchants)
+        let next = rendered.nextDocument(from: &base)
+        // (Nil only for a document that is not a CSV file's, which the caller rules out.)
+        if let next { l.merchants = l.merchants.reattached(to: next.bytes) }
+        merchantNames?.adopt(l.merchants)
+        if previewFollows { lastPreview!.tables!.merchants = l.merchants }
+        appliedPreview = applied
+        ledger = l
+        return next
+    }
+
     /// Has the descriptions held by the ledger's own table, no longer named in the file's bytes (a CSV file's
     /// table names them there, not to keep them twice), and has what reads them read that table: the completion
     /// lists, and the working copy a preview of suggestions kept (a plan of suggestions adds no description, so
