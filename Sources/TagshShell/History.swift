@@ -38,20 +38,66 @@ enum HistoryFile {
     /// A 64-bit hash of the bytes taken eight at a time (a multiply-rotate mix), with their count: about eight
     /// times faster than FNV-1a byte by byte, which took a fifth of a save of a million-row CSV.
     static func fingerprint(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0x9E3779B97F4A7C15 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            for i in 0..<words {
-                let w = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-                h = ((h ^ w) &* 0xFF51AFD7ED558CCD)
-                h = (h << 31) | (h >> 33)
-            }
-            var tail: UInt64 = 0
-            for (k, b) in raw[(words * 8)...].enumerated() { tail |= UInt64(b) << (8 * UInt64(k)) }
-            h = (h ^ tail) &* 0xC4CEB9FE1A85EC53
-            h ^= h >> 29
+        var hasher = Fingerprinter(count: bytes.count)
+        bytes.withUnsafeBytes { hasher.add($0) }
+        return hasher.fingerprint
+    }
+
+    /// `fingerprint` of the bytes `splice` makes, read part by part where they lie: a save works it out on the
+    /// other core while the file is written, so that no pass over the new bytes follows the write.
+    static func fingerprint(of splice: ByteSplice) -> String {
+        var hasher = Fingerprinter(count: splice.count)
+        splice.forEachPart { (part: UnsafeBufferPointer<UInt8>) in hasher.add(UnsafeRawBufferPointer(part)) }
+        return hasher.fingerprint
+    }
+
+    /// `fingerprint`'s hash, fed its bytes in parts of any length: words of eight bytes, little-endian, whichever
+    /// part their bytes are in; the last one to seven bytes as the tail.
+    struct Fingerprinter {
+        let count: Int
+        var h: UInt64
+        /// Bytes of a word not yet whole, in its low bytes; `carried` of them.
+        var carry: UInt64 = 0
+        var carried = 0
+
+        init(count: Int) {
+            self.count = count
+            h = 0x9E3779B97F4A7C15 ^ UInt64(count)
         }
-        return "\(bytes.count)\t" + String(h, radix: 16)
+
+        @inline(__always)
+        mutating func word(_ w: UInt64) {
+            h = ((h ^ w) &* 0xFF51AFD7ED558CCD)
+            h = (h << 31) | (h >> 33)
+        }
+
+        mutating func add(_ raw: UnsafeRawBufferPointer) {
+            var i = 0
+            if carried > 0 {
+                while carried < 8 && i < raw.count {
+                    carry |= UInt64(raw[i]) << (8 * UInt64(carried))
+                    carried += 1
+                    i += 1
+                }
+                if carried < 8 { return }
+                word(carry)
+                (carry, carried) = (0, 0)
+            }
+            let words = (raw.count - i) / 8
+            for k in 0..<words { word(raw.loadUnaligned(fromByteOffset: i + k * 8, as: UInt64.self)) }
+            i += words * 8
+            while i < raw.count {
+                carry |= UInt64(raw[i]) << (8 * UInt64(carried))
+                carried += 1
+                i += 1
+            }
+        }
+
+        var fingerprint: String {
+            var f = (h ^ carry) &* 0xC4CEB9FE1A85EC53
+            f ^= f >> 29
+            return "\(count)\t" + String(f, radix: 16)
+        }
     }
 
     static func escape(_ s: String) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TagshFormats
 import TagshModel
 import TagshRules
 @testable import TagshShell
@@ -160,5 +161,35 @@ struct HistoryReadTests {
             if byBytes.failure != nil { failures += 1 }
         }
         #expect(failures > variants.count / 4)
+    }
+}
+
+/// The undo history's fingerprint of a file: the same for its bytes whole and read part by part from a save's
+/// splice (`HistoryFile.fingerprint(of:)`, worked out while the file is written), and the same as version 2 has
+/// always written (values from a Python transcription of the hash), so that earlier histories are still read.
+struct FingerprintTests {
+    @Test func knownValues() {
+        #expect(HistoryFile.fingerprint([]) == "0\t90f8749b0fb13233")
+        #expect(HistoryFile.fingerprint(Array("abcdefghij".utf8)) == "10\tf194fb3486b77c4b")
+        #expect(HistoryFile.fingerprint(Array("2024-01-01 CAFE\n    Expenses:Food  3 EUR\n    Assets:Bank\n".utf8)) == "57\t1209e861d5f43a86")
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func aSplicesPartsGiveTheWholesFingerprint(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        for _ in 0..<300 {
+            let base = (0..<Int.random(in: 0...200, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            // Edits of any length (one to seven bytes, so that words straddle the parts), insertions included.
+            var edits: [ByteSplice.Edit] = []
+            var at = 0
+            while at < base.count, Int.random(in: 0..<4, using: &rng) > 0 {
+                let start = min(base.count, at + Int.random(in: 0...13, using: &rng))
+                let end = min(base.count, start + Int.random(in: 0...5, using: &rng))
+                edits.append((start, end, (0..<Int.random(in: 0...11, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+                at = end + 1
+            }
+            let splice = ByteSplice(base, edits: edits)
+            #expect(HistoryFile.fingerprint(of: splice) == HistoryFile.fingerprint(splice.bytes), "\(base.count) bytes, \(edits.count) edits")
+        }
     }
 }

@@ -115,15 +115,21 @@ extension Session {
             letGoOfFileBytes()
         }
         var temporaries: [(path: String, temporary: String, file: Int, isMain: Bool)] = []
+        // One file saved to itself: the undo history's fingerprint of its new bytes is worked out on the other core
+        // while they are written (after the write, it was 30-60 ms of a save of a million rows).
+        let fingerprinted = files.count == 1 && writing.count == 1 && plans[writing[0]].isOwnFile ? writing[0] : nil
+        var newFingerprint: String?
         do throws(FileError) {
-            for k in writing {
-                let plan = plans[k]
-                for out in plan.included {
-                    guard let p = out.path else { continue }
-                    temporaries.append((p, try FileIO.writeTemporary(out.content, for: p), plan.index, false))
+            newFingerprint = try Parallel.alongside({ fingerprinted.map { HistoryFile.fingerprint(of: plans[$0].main) } }) { () throws(FileError) in
+                for k in writing {
+                    let plan = plans[k]
+                    for out in plan.included {
+                        guard let p = out.path else { continue }
+                        temporaries.append((p, try FileIO.writeTemporary(out.content, for: p), plan.index, false))
+                    }
+                    temporaries.append((plan.target, try FileIO.writeTemporary(plan.main, for: plan.target), plan.index, true))
                 }
-                temporaries.append((plan.target, try FileIO.writeTemporary(plan.main, for: plan.target), plan.index, true))
-            }
+            }.background
         } catch {
             for t in temporaries { FileIO.discardTemporary(t.temporary) }
             var e = error
@@ -218,7 +224,7 @@ extension Session {
                 do throws(FileError) { try ColumnMemory(path: memory).remember(map, header: header) } catch { throw .file(error) }
                 mappingToRemember = nil
             }
-            if let primary = files.first?.path { try writeHistory(path: primary, fingerprint: historyFingerprint()) }
+            if let primary = files.first?.path { try writeHistory(path: primary, fingerprint: newFingerprint ?? historyFingerprint()) }
         }
         func columnsNote(_ added: [String]) -> String {
             added.isEmpty ? "" : "; added the column\(added.count == 1 ? "" : "s") \(added.joined(separator: ", ")) to every record"
