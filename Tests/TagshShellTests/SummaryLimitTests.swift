@@ -359,3 +359,53 @@ struct ExactTotalsTests {
         }
     }
 }
+
+/// `chart` and `intents` in one currency sum in arrays (`SummaryReport.singleCurrencyLines`); in several, row by
+/// row. Either way each period's (intent's) count and total must be its transactions' added one by one, with
+/// `--in` keeping money in (zero included) and `--out` money out.
+struct ChartIntentsSumsTests {
+    @Test(arguments: [(1, ["EUR"]), (2, ["EUR"]), (3, ["USD", "EUR"])] as [(UInt64, [String])])
+    func eachPeriodIsItsRowsAdded(_ seed: UInt64, _ currencies: [String]) throws {
+        let (dir, path) = try SummaryLimitTests.ledgerFile(seed: seed, currencies: currencies)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").enumerated().map { i, line in
+            line + "," + ["", "need", "want", "", "culture"][i % 5]
+        }
+        lines[0] += "Intent"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        func csv(_ g: Groups.Group) -> [String] {
+            g.totals.entries.map { "\(g.count(in: $0.currency)),\(ledger.currencies[$0.currency]),\($0.amount)" }
+        }
+        for period in [TagshShell.Dimension.month, .week, .quarter] {
+            for flag in ["", " --in", " --out"] {
+                var expected: [Int: Groups.Group] = [:]
+                for row in 0..<ledger.count {
+                    let a = ledger.amount(row)
+                    if flag == " --in" && a.isNegative || flag == " --out" && !a.isNegative { continue }
+                    expected[Period.key(period, ledger.day(row)), default: .init()].add(a, currency: ledger.currency[row])
+                }
+                sink.reset()
+                #expect(session.execute("chart by \(period.rawValue)\(flag) --csv") == .ok, "\(sink.err)")
+                let got = sink.out.split(separator: "\n").dropFirst().map(String.init)
+                let want = expected.keys.sorted().flatMap { k in csv(expected[k]!).map { Period.label(period, k) + "," + $0 } }
+                #expect(got.filter { !$0.contains(",0,") } == want, "chart by \(period)\(flag)")
+            }
+        }
+        var byIntent: [Int: Groups.Group] = [:]
+        for row in 0..<ledger.count { byIntent[Int(ledger.intent[row]), default: .init()].add(ledger.amount(row), currency: ledger.currency[row]) }
+        sink.reset()
+        #expect(session.execute("intents --csv") == .ok)
+        let got = sink.out.split(separator: "\n").dropFirst().map(String.init)
+        // (`intents --csv` writes an intent's transactions in all currencies on each of its lines.)
+        let want = (Intent.allCases.map { Int($0.rawValue) } + [0]).flatMap { k -> [String] in
+            let name = Intent(rawValue: UInt8(k))?.description ?? "", g = byIntent[k] ?? .init()
+            if g.totals.entries.isEmpty { return ["\(name),0,,0"] }
+            return g.totals.entries.map { "\(name),\(g.count),\(ledger.currencies[$0.currency]),\($0.amount)" }
+        }
+        #expect(got == want)
+    }
+}
