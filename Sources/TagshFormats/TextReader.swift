@@ -554,7 +554,6 @@ struct TextReader {
         layout.rowEnd.append(lines[lines.count - 1].end)
     }
 
-    /// Reads a beancount header's `#tags` (and `^links`, skipped) up to its comment, cached by their bytes.
     /// An error at a posting's amount: `range` of the bytes of `line`, which is line `number` of the file.
     func amountDiagnostic(_ message: String, _ b: UnsafeBufferPointer<UInt8>, _ line: (start: Int, end: Int), _ range: Range<Int>,
                           _ number: Int, _ path: String) -> Diagnostic {
@@ -564,6 +563,7 @@ struct TextReader {
         return Diagnostic(message, file: path, line: number, column: col + 1, sourceLine: lineText, span: col..<(col + width))
     }
 
+    /// Reads a beancount header's `#tags` (and `^links`, skipped) up to its comment, cached by their bytes.
     mutating func applyHeaderTags(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ tags: inout [String]) {
         let raw = rawComments.intern(bytes: UnsafeBufferPointer(rebasing: b[s..<e]))
         if Int(raw) == commentInfo.count {
