@@ -496,8 +496,8 @@ struct CompletionTests {
     }
 
     /// Where the fast `--limit` path could part from the whole list: names equal as `String`s (NFC and NFD) tie and
-    /// keep the order first seen in the matching rows, not their ids'; and sums past Int64 keep the total they had,
-    /// so the others' total is their merchants' totals summed, not their rows one by one.
+    /// keep the order first seen in the matching rows, not their ids'; and sums past Int64 (exact, in 128 bits) make
+    /// the others' total what their merchants' totals add up to.
     @Test func merchantsWithALimitTieAndOverflowAsTheWholeList() throws {
         let (folder, file) = try scratchFile("m.csv", prefix: "tagsh-merchants-limit")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -517,7 +517,7 @@ struct CompletionTests {
             let lines = sink.out.split(separator: "\n").map(String.init)
             #expect(Array(lines.prefix(limit)).map { Array($0.utf8) } == Array(whole.prefix(limit)).map { Array($0.utf8) }, "\(query) --limit \(limit)")
             if query.isEmpty {
-                // Top first; A's and B's totals each stopped short of Int64's end, and they cancel.
+                // Top first; A's and B's totals each pass Int64's end, and they cancel.
                 #expect(whole.first?.contains("\"Top\"") == true)
                 let others = try #require(lines.last)
                 let rest = whole.dropFirst(limit).map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }

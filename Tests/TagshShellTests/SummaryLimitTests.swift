@@ -8,7 +8,7 @@ import TagshModel
 struct SummaryLimitTests {
     /// With `huge` 1 (2), six merchants also get money in (out) past Int64 in all at three decimals, and the same
     /// out (in) at two, which does not pass it (no other amount then has three decimals); their net totals are a
-    /// few thousandths, so a limited summary folds them (`keptLines` then sums as `keptLinesByKey` does).
+    /// few thousandths, so a limited summary folds them.
     static func ledgerFile(seed: UInt64, currencies: [String], huge: Int = 0) throws -> (URL, String) {
         var rng = SeededRandom(seed: seed)
         var text = "Date,Description,Amount,Currency,Category\n"
@@ -152,8 +152,8 @@ struct SummaryFastPathTests {
     @Test(arguments: [1, 2] as [UInt64]) func groupsAreTheRowsAddedOneByOne(seed: UInt64) throws {
         let (dir, path) = try SummaryLimitTests.ledgerFile(seed: seed, currencies: ["EUR"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        // A Tags column makes the Category column tagsh's; twelve amounts whose sum passes Int64 (so a sum keeps the
-        // total it had), and amounts at scale 0 among those at 2 and 3.
+        // A Tags column makes the Category column tagsh's; twelve amounts whose sum passes Int64 (summed in 128
+        // bits), and amounts at scale 0 among those at 2 and 3.
         var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").enumerated().map { i, line in
             line + "," + ["", "a", "a;b", "b;c;trip/x", "c"][i % 5]
         }
