@@ -266,7 +266,9 @@ struct AmountParserTests {
     @Test(arguments: [false, true]) func everyShortcutReadsAsTheWholeReadingDoes(decimalComma: Bool) {
         var rng = SystemRandomNumberGenerator()
         let pieces = ["0", "1", "2", "5", "9", "00", "12", "-", "-", ".", ",", "+", " ", "$", "$", "£", "£", "€", "€", "E", "(", ")", "\u{C2}", "\u{A3}"]
-        var symbolTaken = 0
+        // Codes after the number (`plainThenCode`), directions among them.
+        let codes = [" USD", " EUR", " E", " CR", " DR", " DB", " Cr", " usd", "  USD", " US D", " XAU", "USD", " C", " UR"]
+        var symbolTaken = 0, codeTaken = 0
         for _ in 0..<50_000 {
             var text = ""
             // Most of them a symbol, maybe after a minus, then digits and marks.
@@ -274,15 +276,20 @@ struct AmountParserTests {
                 text = (Bool.random(using: &rng) ? "-" : "") + ["$", "£", "€"][Int.random(in: 0..<3, using: &rng)]
             }
             for _ in 0..<Int.random(in: 0...9, using: &rng) { text += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+                text = (Bool.random(using: &rng) ? "-" : "") + String((0..<Int.random(in: 1...20, using: &rng)).map { _ in "0123456789.,"
+                    .randomElement(using: &rng)! }) + codes[Int.random(in: 0..<codes.count, using: &rng)]
+            }
             var bytes = Array(text.utf8)
             bytes.withUnsafeMutableBufferPointer { m in
                 let f = UnsafeBufferPointer(m)
                 let read = AmountParser.parse(f, decimalComma: decimalComma), whole = AmountParser.parseWhole(f, decimalComma: decimalComma)
                 #expect(read?.amount.units == whole?.amount.units && read?.amount.scale == whole?.amount.scale && read?.symbol == whole?.symbol, "\(text)")
                 if AmountParser.symbolThenPlain(f, decimalComma: decimalComma) != nil { symbolTaken += 1 }
+                if AmountParser.plainThenCode(f, decimalComma: decimalComma) != nil { codeTaken += 1 }
             }
         }
-        #expect(symbolTaken > 1_000)
+        #expect(symbolTaken > 1_000 && codeTaken > 1_000, "\(symbolTaken) \(codeTaken)")
     }
 
     static let cases: [(String, Bool, String?, String?)] = [
