@@ -1056,3 +1056,32 @@ struct HistorySpellingTests {
         }
     }
 }
+
+extension SharedDescriptionsSaveTests {
+    /// After any save, the description table names texts in the file's bytes as the document holds them, or in no
+    /// buffer: never in bytes the document no longer holds (they would stay in memory beside the new). A save with
+    /// imported transactions makes its document anew, so the table lets go there; one without edits them in place.
+    @Test func aSaveLeavesTheTableOnTheDocumentsBytesOrNone() throws {
+        let (dir, path) = try scratchFile("s.csv", prefix: "tagsh-shared-import")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "Date,Description,Amount,Tags\n2024-01-02,CAFE NERO,-3.00,\n2024-01-03,REWE,-4.00,\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let export = dir.appendingPathComponent("export.csv").path
+        try "Date,Description,Amount\n2024-02-02,BAKERY,-2.00\n".write(toFile: export, atomically: true, encoding: .utf8)
+        let s = Session(sink: BufferSink())
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok)
+        func onTheDocument() -> Bool {
+            guard let t = s.ledger?.merchants, t.sharesBuffer else { return true }
+            return s.files.first.map { t.isSharing($0.document.bytes) } ?? false
+        }
+        let names = { s.ledger.map { l in (0..<l.count).map { l.transaction($0).merchant } } ?? [] }
+        #expect(s.execute("tag 1 +coffee") == .ok && s.execute("save") == .ok)
+        #expect(onTheDocument() && s.ledger?.merchants.sharesBuffer == true)
+        #expect(s.execute("import \(export)") == .ok && s.execute("tag 2 +food") == .ok && s.execute("save") == .ok)
+        #expect(onTheDocument())
+        #expect(names() == ["CAFE NERO", "REWE", "BAKERY"])
+        #expect(s.execute("tag 3 +bread") == .ok && s.execute("save") == .ok)
+        #expect(onTheDocument() && names() == ["CAFE NERO", "REWE", "BAKERY"])
+    }
+}

@@ -109,9 +109,13 @@ extension Session {
         // (Only when the file whose bytes the descriptions are named in is written: with several files open, the
         // ledger's table names the first file's.)
         // A CSV file whose records are edited where they are keeps its descriptions named in its bytes, moved with
-        // the edits (`nextDocumentMovingNames`); otherwise they are copied out now.
-        if writing.contains(where: { plans[$0].isOwnFile && plans[$0].rendered.csvEdits == nil
-                                     && ledger?.merchants.isSharing(files[plans[$0].index].document.bytes) == true }) {
+        // the edits (`nextDocumentMovingNames`); otherwise they are copied out now. (With imported transactions the
+        // edits are made to a document read anew, not to the bytes the table names.)
+        if writing.contains(where: { k in
+            let plan = plans[k]
+            guard plan.isOwnFile, let table = ledger?.merchants, table.isSharing(files[plan.index].document.bytes) else { return false }
+            return plan.rendered.csvEdits == nil || !table.isSharing(plan.base.bytes)
+        }) {
             letGoOfFileBytes()
         }
         var temporaries: [(path: String, temporary: String, file: Int, isMain: Bool)] = []
