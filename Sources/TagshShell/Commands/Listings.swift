@@ -415,25 +415,25 @@ struct Groups {
         return index[key]
     }
 
+    /// The position of `key`'s group, made empty when it has none yet.
+    private mutating func place(of key: Int) -> Int {
+        if let existing = position(of: key) { return existing }
+        let i = groups.count
+        if denseIndex != nil, key >= 0, key < denseIndex!.count { denseIndex![key] = Int32(i + 1) } else { index[key] = i }
+        groups.append(Group())
+        keys.append(key)
+        return i
+    }
+
     mutating func add(key: Int, row: Int, ledger: Ledger) {
-        let i: Int
-        if let existing = position(of: key) { i = existing } else {
-            i = groups.count
-            if denseIndex != nil, key >= 0, key < denseIndex!.count { denseIndex![key] = Int32(i + 1) } else { index[key] = i }
-            groups.append(Group())
-            keys.append(key)
-        }
-        groups[i].add(ledger.amount(row), currency: ledger.currency[row])
+        groups[place(of: key)].add(ledger.amount(row), currency: ledger.currency[row])
     }
 
     subscript(key: Int) -> Group { position(of: key).map { groups[$0] } ?? Group() }
 
     /// Puts `group` under `key` (a key's sums worked out elsewhere).
     mutating func set(key: Int, _ group: Group) {
-        if let existing = position(of: key) { groups[existing] = group; return }
-        if denseIndex != nil, key >= 0, key < denseIndex!.count { denseIndex![key] = Int32(groups.count + 1) } else { index[key] = groups.count }
-        groups.append(group)
-        keys.append(key)
+        groups[place(of: key)] = group
     }
 
     /// Each group's count, in the order of `keys`.
