@@ -197,13 +197,7 @@ public struct AmountTotals: Sendable, Equatable {
 
     public init() {}
 
-    public mutating func add(_ amount: Amount, currency: UInt32) {
-        if let i = entries.firstIndex(where: { $0.currency == currency }) {
-            entries[i].amount.add(amount)
-        } else {
-            entries.append((currency, Total(amount)))
-        }
-    }
+    public mutating func add(_ amount: Amount, currency: UInt32) { add(Total(amount), currency: currency) }
 
     public mutating func add(_ total: Total, currency: UInt32) {
         if let i = entries.firstIndex(where: { $0.currency == currency }) {
