@@ -174,9 +174,13 @@ public struct LedgerDocument: Sendable {
         /// replaced by `count` bytes, in order), for what names texts in those bytes to follow them; nil when it
         /// makes a new document or edits a text file's.
         public var csvEdits: [(start: Int, end: Int, count: Int)]? {
+            guard editsCSVInPlace else { return nil }
             guard case .csv(let edits) = next else { return nil }
             return edits.map { ($0.start, $0.end, $0.bytes.count) }
         }
+
+        /// Whether `nextDocument` edits a CSV file's bytes where they are (`csvEdits` lists the edits).
+        public var editsCSVInPlace: Bool { if case .csv = next { true } else { false } }
 
         /// The document once the outputs are written, made from `old`, the document this was rendered from
         /// (left empty). Its bytes and row offsets are edited in place, not copied, when nothing else holds them:

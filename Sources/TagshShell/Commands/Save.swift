@@ -113,8 +113,8 @@ extension Session {
         // edits are made to a document read anew, not to the bytes the table names.)
         if writing.contains(where: { k in
             let plan = plans[k]
-            guard plan.isOwnFile, let table = ledger?.merchants, table.isSharing(files[plan.index].document.bytes) else { return false }
-            return plan.rendered.csvEdits == nil || !table.isSharing(plan.base.bytes)
+            guard plan.isOwnFile, ledger?.merchants.isSharing(files[plan.index].document.bytes) == true else { return false }
+            return !namesMove(with: plan.rendered, in: plan.base)
         }) {
             letGoOfFileBytes()
         }
@@ -179,7 +179,7 @@ extension Session {
                 var base = LedgerDocument.empty(plans[k].base.format)
                 swap(&base, &plans[k].base)
                 files[i].document = .empty(base.format)
-                if let edits = plans[k].rendered.csvEdits, case .csv = base.layout, ledger?.merchants.isSharing(base.bytes) == true {
+                if namesMove(with: plans[k].rendered, in: base), let edits = plans[k].rendered.csvEdits {
                     next = nextDocumentMovingNames(&plans[k].rendered, from: &base, edits: edits)
                 } else {
                     next = plans[k].rendered.nextDocument(from: &base)
@@ -315,6 +315,15 @@ extension Session {
 }
 
 extension Session {
+    /// Whether a save moves the ledger's descriptions with its edits (`nextDocumentMovingNames`) rather than have
+    /// the table copy them out first (`letGoOfFileBytes`): the file is a CSV file whose records are edited where
+    /// they are, in `document`, and the table names `document`'s bytes (with imported transactions the edits are
+    /// made to a document read anew). Asked before the write and again after it: the two answers must agree.
+    func namesMove(with rendered: LedgerDocument.Rendered, in document: LedgerDocument) -> Bool {
+        guard rendered.editsCSVInPlace, case .csv = document.layout else { return false }
+        return ledger?.merchants.isSharing(document.bytes) == true
+    }
+
     /// The next document of a CSV file saved with its records edited where they are (`edits`, the rendered
     /// document's `csvEdits`), the ledger's descriptions moved along: named in the edited bytes where the edits
     /// moved them, and copied out only from the records edited (`StringTable.detached(forEdits:)`). What else
