@@ -80,7 +80,7 @@ enum BeancountFormat {
 
     /// A header's `#tags` (name and range, with the spaces before) and where new tags go:
     /// right after the last tag or string, before spaces and a comment.
-    private static func scanHeader<U: TextUnit>(_ chars: [U]) -> (tags: [(name: String, range: Range<Int>)], insertAt: Int) {
+    static func scanHeader<U: TextUnit>(_ chars: [U]) -> (tags: [(name: String, range: Range<Int>)], insertAt: Int) {
         var i = 0
         while i < chars.count && chars[i] != .space && chars[i] != .tab { i += 1 } // the date
         func spaces() { while i < chars.count && (chars[i] == .space || chars[i] == .tab) { i += 1 } }
@@ -238,6 +238,75 @@ enum BeancountWriter {
             lines.insert(contentsOf: inserts, at: after + 1)
         }
         return (lines, newAccount)
+    }
+
+    /// The new bytes of the block `bytes[start..<end]` when its transaction's change only adds tags and leaves its
+    /// category, intent and note: worked out on the bytes, they are what `rewrite` gives (the header with ` #tag`s
+    /// where new tags go). Nil for any other change, for tags `rewrite` refuses, and for blocks whose bytes the
+    /// shortcut does not read as `rewrite` would (a header or a metadata line with non-ASCII, lines ending both
+    /// ways): the caller rewrites those. (As `JournalWriter.addingOnly`.)
+    static func addingOnly(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, row: Int, ledger: Ledger,
+                           pushed: Set<String>) -> [UInt8]? {
+        func ascii(_ from: Int, _ to: Int) -> Bool {
+            var high: UInt8 = 0
+            for i in from..<to { high |= bytes[i] }
+            return high < 0x80
+        }
+        var lineStart = start, line = 0
+        var header = start..<start
+        var crlf = false, lf = false
+        var inMetadata = true
+        var intent: String?, note: String? // the first value of each, as `rewrite` takes them
+        while true {
+            var lineEnd = lineStart
+            while lineEnd < end && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            var contentEnd = lineEnd
+            if lineEnd < end {
+                if contentEnd > lineStart && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1; crlf = true } else { lf = true }
+            }
+            if line == 0 {
+                guard ascii(lineStart, contentEnd) else { return nil }
+                header = lineStart..<contentEnd
+            } else if inMetadata {
+                switch BlockLine.scan(bytes, lineStart, contentEnd, dialect: .beancount) {
+                case .blank, .comment: break
+                case .posting: inMetadata = false
+                case .metadata(let key, let valueStart):
+                    let k = String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self)
+                    guard (k == "intent" && intent == nil) || (k == "note" && note == nil) else { break }
+                    guard ascii(lineStart, contentEnd) else { return nil }
+                    let value = BeancountFormat.metadataValue(Array(UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])),
+                                                              from: valueStart - lineStart)
+                    if k == "intent" { intent = value } else { note = value }
+                }
+            }
+            if lineEnd >= end { break }
+            lineStart = lineEnd + 1
+            line += 1
+        }
+        guard !(crlf && lf) else { return nil }
+        // Intent and note stay as they are.
+        let wantedIntent = ledger.intentValue(row)?.description
+        let wantedNote = ledger.note[row] == 0 ? nil : ledger.notes[ledger.note[row]]
+        if let intent {
+            if let wantedIntent { guard intent == wantedIntent else { return nil } } else { guard Intent(name: intent) == nil else { return nil } }
+        } else if wantedIntent != nil { return nil }
+        guard note == wantedNote else { return nil }
+        // Tags: none taken off.
+        let all = ledger.tagNames(row)
+        guard refusal(tags: all, pushed: pushed, row: row) == nil else { return nil }
+        let tags = all.filter { !pushed.contains($0.lowercased()) }
+        let (found, insertAt) = BeancountFormat.scanHeader(Array(UnsafeBufferPointer(rebasing: bytes[header])))
+        let have = found.map { $0.name.lowercased() }
+        let wanted = tags.map { $0.lowercased() }
+        guard found.allSatisfy({ wanted.contains($0.name.lowercased()) }) else { return nil }
+        let added = tags.filter { !have.contains($0.lowercased()) }.map { " #" + $0 }.joined()
+        var block: [UInt8] = []
+        block.reserveCapacity(end - start + added.utf8.count)
+        block.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(header.lowerBound + insertAt)]))
+        block.append(contentsOf: added.utf8)
+        block.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(header.lowerBound + insertAt)..<end]))
+        return block
     }
 }
 

@@ -104,7 +104,8 @@ enum TextWriter {
     }
 
     /// The new bytes of each row's block, in row order, and the accounts their categories now name.
-    /// (`shortcuts: false`, for tests: every block the long way, without `JournalWriter.addingOnly`.)
+    /// (`shortcuts: false`, for tests: every block the long way, without `JournalWriter.addingOnly` and
+    /// `BeancountWriter.addingOnly`.)
     static func rewrite(_ rows: ArraySlice<Int>, file: TextFile, layout: TextLayout, ledger: Ledger, categoryChanged: Set<Int>?,
                         shortcuts: Bool = true)
         -> Result<(edits: [ByteSplice.Edit], accounts: [String]), Diagnostic>
@@ -113,8 +114,12 @@ enum TextWriter {
         var accounts: [String] = []
         for row in rows {
             let start = layout.rowStart[row], end = layout.rowEnd[row]
-            if shortcuts, layout.dialect == .journal, categoryChanged.map({ !$0.contains(row) }) ?? false,
-               let block = file.bytes.withUnsafeBufferPointer({ JournalWriter.addingOnly($0, start, end, row: row, ledger: ledger, style: layout.tagStyle) }) {
+            if shortcuts, categoryChanged.map({ !$0.contains(row) }) ?? false, let block = file.bytes.withUnsafeBufferPointer({ b in
+                switch layout.dialect {
+                case .journal: JournalWriter.addingOnly(b, start, end, row: row, ledger: ledger, style: layout.tagStyle)
+                case .beancount: BeancountWriter.addingOnly(b, start, end, row: row, ledger: ledger, pushed: layout.pushedTags[row] ?? [])
+                }
+            }) {
                 edits.append((start, end, block))
                 continue
             }

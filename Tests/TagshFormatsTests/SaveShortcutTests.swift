@@ -122,4 +122,73 @@ struct SaveShortcutTests {
         }
         #expect(matched > 1_000)
     }
+
+    static let payees = ["\"COFFEE SHOP\" \"\"", "\"Caf\u{e9}\" \"latte\"", "\"RENT\"", "\"A \\\"quoted\\\" payee\" \"x\"", "\"#not a tag\" \"\"",
+                             // A combining mark after a quote, which a `Character` walk takes with it.
+                             "\"\u{301}#odd\" \"\"", "\"x\" \"\u{301}\" "]
+    static let headerTails = ["", " #coffee", " #gift #work", " ^link-1", " #food ^link-2 #trip", "  ; a comment", " #coffee ; #gift in a comment",
+                              " #Coffee", " #gift\t"]
+    static let metadata = ["intent: \"want\"", "intent: \"maybe\"", "note: \"paid back\"", "note: \"a \\\"b\\\" c\"", "other: \"x\"",
+                           "note: \"Zo\u{eb}\"", "; a comment line", "intent: need", "note:\"tight\""]
+    static let beanTags = ["coffee", "gift", "work", "food", "trip", "Coffee", "new-one", "bad tag", "holiday"]
+
+    static func beancountBlock(_ r: inout Mix, eol: String) -> String {
+        var lines = ["2024-0\(1 + r.below(9))-1\(r.below(10)) " + r.pick(["*", "!", "txn"]) + " " + r.pick(payees) + r.pick(headerTails)]
+        for _ in 0..<r.pick([0, 0, 1, 2]) { lines.append(r.pick(["  ", "    ", "\t"]) + r.pick(metadata)) }
+        let indent = r.pick(["  ", "    ", "\t"])
+        lines.append(indent + "Expenses:Food  \(1 + r.below(90)).\(10 + r.below(90)) EUR")
+        if r.chance(15) { lines.append(indent + "  note: \"a posting's\"") }
+        lines.append(indent + "Assets:Checking")
+        return lines.map { l in l + (r.chance(3) ? (eol == "\n" ? "\r\n" : "\n") : eol) }.joined()
+    }
+
+    /// `BeancountWriter.addingOnly` gives what `BeancountWriter.rewrite` gives, as the journal's shortcut does.
+    @Test(arguments: ["\n", "\r\n"])
+    func theBeancountShortcutWritesWhatTheLongWayWrites(_ eol: String) throws {
+        var r = Mix(state: eol == "\n" ? 5 : 13)
+        var text = "2000-01-01 open Expenses:Food" + eol + "2000-01-01 open Assets:Checking" + eol + eol
+        var count = 0
+        for k in 0..<3_000 {
+            // A stretch of transactions under a pushed tag.
+            if k == 1_000 { text += "pushtag #holiday" + eol + eol }
+            if k == 1_300 { text += "poptag #holiday" + eol + eol }
+            text += Self.beancountBlock(&r, eol: eol) + eol
+            count += 1
+        }
+        let loaded = try LedgerDocument.read(Array(text.utf8), fileName: "s.beancount", format: .beancount, options: ReadOptions())
+        guard case .text(let layout) = loaded.document.layout else { Issue.record("not a text layout"); return }
+        var ledger = loaded.ledger
+        #expect(ledger.count == count)
+        for row in 0..<ledger.count {
+            var tags = ledger.tagNames(row)
+            if r.chance(75) { tags.append(r.pick(Self.beanTags)) }
+            if r.chance(10), !tags.isEmpty { tags.remove(at: r.below(tags.count)) }
+            ledger.tagSet[row] = ledger.internTagSet(tags)
+            if r.chance(15) { ledger.intent[row] = UInt8(r.below(5)) }
+            if r.chance(10) { ledger.note[row] = r.chance(20) ? 0 : ledger.notes.intern(r.pick(Self.notes)) }
+        }
+        let file = layout.files[0]
+        var taken = 0, adding = 0, refused = 0
+        for row in 0..<ledger.count {
+            // Row by row: the long way refuses some rows (a tag beancount cannot spell, a pushed tag taken off).
+            let short = TextWriter.rewrite([row], file: file, layout: layout, ledger: ledger, categoryChanged: [], shortcuts: true)
+            let long = TextWriter.rewrite([row], file: file, layout: layout, ledger: ledger, categoryChanged: [], shortcuts: false)
+            switch (short, long) {
+            case let (.success(s), .success(l)):
+                #expect(s.edits.map(\.bytes) == l.edits.map(\.bytes), "row \(row): \(String(decoding: l.edits[0].bytes, as: UTF8.self).debugDescription)")
+            case let (.failure(s), .failure(l)): #expect(s.message == l.message); refused += 1
+            default: Issue.record("row \(row): \(short) against \(long)")
+            }
+            let shortcut = file.bytes.withUnsafeBufferPointer {
+                BeancountWriter.addingOnly($0, layout.rowStart[row], layout.rowEnd[row], row: row, ledger: ledger, pushed: layout.pushedTags[row] ?? [])
+            }
+            if let shortcut {
+                taken += 1
+                if shortcut.count > layout.rowEnd[row] - layout.rowStart[row] { adding += 1 }
+            }
+        }
+        #expect(taken > ledger.count / 4, "the shortcut took \(taken) of \(ledger.count) blocks")
+        #expect(adding > ledger.count / 6, "the shortcut added to \(adding) of \(ledger.count) blocks")
+        #expect(refused > 100)
+    }
 }
