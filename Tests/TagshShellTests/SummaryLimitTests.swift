@@ -409,3 +409,61 @@ struct ChartIntentsSumsTests {
         #expect(got == want)
     }
 }
+
+/// `SummaryReport.sumByTag` sums by set first where the rows are many for their sets, and in two halves at once
+/// where they are many: each way must give each tag's and all's sums that adding the rows to their tags one by one on
+/// one core gives.
+struct SumByTagWaysTests {
+    static func describe(_ s: SummaryReport.Summing) -> [String] {
+        func d(_ r: SummaryReport.Summing.Running) -> String { r.amount.map { "\($0)" } ?? "-" }
+        return s.counts.indices.map { "\($0): \(s.counts[$0]) \(d(s.net[$0])) in \(d(s.inflow[$0])) out \(d(s.outflow[$0]))" }
+            + ["all: \(s.all.count) \(d(s.all.net)) in \(d(s.all.inflow)) out \(d(s.all.outflow))"]
+    }
+
+    @Test(arguments: [0, 1, 2]) func eachWaySumsAsOneLoop(huge: Int) throws {
+        let (dir, path) = try SummaryLimitTests.ledgerFile(seed: 4, currencies: ["EUR"], huge: huge)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Tags of a handful of sets for most rows, one of their own for some, and none for others.
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").enumerated().map { i, line in
+            line + "," + (i % 7 == 3 ? "own\(i);a" : ["", "a", "a;b", "b;c;trip/x", "c;trip/y;a"][i % 5])
+        }
+        lines[0] += "Tags"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        let rows = Array(0..<ledger.count).filter { $0 % 11 != 5 }
+        for depth in [nil, 1] as [Int?] {
+            let grouping = Grouping(.tag, ledger: ledger, depth: depth)
+            let bound = try #require(grouping.tagKeyBound)
+            func sum(bySetFrom: Int, parallelFrom: Int) throws -> [String] {
+                var sums = SummaryReport.Summing(count: bound)
+                try SummaryReport.sumByTag(rows, grouping, ledger, into: &sums, session: session, bySetFrom: bySetFrom, parallelFrom: parallelFrom)
+                return SumByTagWaysTests.describe(sums)
+            }
+            // One loop on one core, added row by row: what the other ways must give.
+            var expected = SummaryReport.Summing(count: bound)
+            for r in rows {
+                grouping.forEachKey(r, ledger) { expected.add($0, ledger.amountUnits[r], ledger.amountScale[r]) }
+                expected.addAll(ledger.amountUnits[r], ledger.amountScale[r])
+            }
+            let oneLoop = try sum(bySetFrom: .max / 2, parallelFrom: .max)
+            #expect(oneLoop == SumByTagWaysTests.describe(expected))
+            #expect(try sum(bySetFrom: 0, parallelFrom: .max) == oneLoop, "by set, depth \(depth.map(String.init) ?? "none")")
+            #expect(try sum(bySetFrom: .max / 2, parallelFrom: 2) == oneLoop, "in halves, depth \(depth.map(String.init) ?? "none")")
+            // A limited summary's others, folded set by set where the rows were summed so, row by row otherwise.
+            for limit in [1, 3] {
+                func kept(bySetFrom: Int) throws -> [String] {
+                    let k = try #require(try SummaryReport.keptTagLines(rows, grouping, ledger, limit: limit, session: session, bySetFrom: bySetFrom))
+                    return ([k.all, k.others] + k.lines).map { "\($0.key ?? -1) " + SummaryFastPathTests.describe($0.group) } + ["\(k.folded)"]
+                }
+                let rowByRow = try kept(bySetFrom: .max / 2)
+                #expect(try kept(bySetFrom: 0) == rowByRow, "limit \(limit)")
+                #expect(rowByRow[1].hasPrefix("-1 0 ") == false, "something is folded")
+            }
+            // The sets are few for the rows here (the default sums by set) and the keys several.
+            #expect(rows.count >= ledger.tagSets.count * 4 / 2)
+            #expect(bound > 5)
+        }
+    }
+}

@@ -171,8 +171,8 @@ struct Grouping {
     }
 
     /// Every tag set's keys as `forEachKey` reads them, as buffers (by tag only).
-    func withTagKeys<R>(_ body: (_ starts: UnsafeBufferPointer<Int32>, _ keys: UnsafeBufferPointer<Int32>) -> R) -> R {
-        tagSetKeyStart.withUnsafeBufferPointer { starts in tagSetKeys.withUnsafeBufferPointer { body(starts, $0) } }
+    func withTagKeys<R, E: Error>(_ body: (_ starts: UnsafeBufferPointer<Int32>, _ keys: UnsafeBufferPointer<Int32>) throws(E) -> R) throws(E) -> R {
+        try tagSetKeyStart.withUnsafeBufferPointer { (starts) throws(E) in try tagSetKeys.withUnsafeBufferPointer { (keys) throws(E) in try body(starts, keys) } }
     }
 
     /// By tag: whether each tag set has a key `marked` marks (by key), read once a set, in one pass over the sets'
@@ -441,12 +441,12 @@ struct SummaryReport {
     /// tallied from the rows that hold any of them (a row in several folded tags once). Making a `Line` for each
     /// of the 1M `wide` shape's 300,000 tags, to keep ten, was a third of its `summary by tag --limit 10`.
     static func keptTagLines(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
-                             session: Session) throws(ShellError) -> (all: Line, lines: [Line], others: Line, folded: Int)? {
+                             session: Session, bySetFrom: Int = 4) throws(ShellError) -> (all: Line, lines: [Line], others: Line, folded: Int)? {
         guard first.dimension == .tag, let bound = first.tagKeyBound, let head = rows.first else { return nil }
         let currency = ledger.currency[head]
         guard !rows.contains(where: { ledger.currency[$0] != currency }) else { return nil }
         var sums = Summing(count: bound)
-        try sumByTag(rows, first, ledger, into: &sums, session: session)
+        let bySet = try sumByTag(rows, first, ledger, into: &sums, session: session, bySetFrom: bySetFrom)
         let keys = sums.counts.indices.filter { sums.counts[$0] > 0 }
         guard keys.count > limit else {
             // Every tag is shown, nothing folded: the lines as they are (returning nil here summed every row again,
@@ -459,9 +459,14 @@ struct SummaryReport {
         for i in best { isFolded[keys[i]] = false }
         let setFolded = first.setsWithAKey(isFolded)
         var folded = Summing(count: 0)
-        for (i, row) in rows.enumerated() {
-            if i & 4095 == 0 { try session.checkInterrupted() }
-            if setFolded[Int(ledger.tagSet[row])] { folded.addAll(ledger.amountUnits[row], ledger.amountScale[row]) }
+        if let bySet {
+            // Set by set, where the rows were summed so.
+            for set in bySet.counts.indices where bySet.counts[set] > 0 && setFolded[set] { folded.addAll(bySet, set) }
+        } else {
+            for (i, row) in rows.enumerated() {
+                if i & 4095 == 0 { try session.checkInterrupted() }
+                if setFolded[Int(ledger.tagSet[row])] { folded.addAll(ledger.amountUnits[row], ledger.amountScale[row]) }
+            }
         }
         return (Line(group: sums.group(nil, currency: currency)), best.map { Line(key: keys[$0], group: sums.group(keys[$0], currency: currency)) },
                 Line(group: folded.group(nil, currency: currency)), keys.count - best.count)
@@ -614,25 +619,79 @@ struct SummaryReport {
         return (Line(group: sums.group(nil, currency: currency)), lines)
     }
 
-    /// `singleCurrencyLines` by tag: a transaction counts once in each of its tags (and once in all). On buffers,
-    /// 4,096 rows at a time between checks for Ctrl-C: each sum an array's element, and each set's keys read
-    /// through the grouping's arrays, checked the arrays' uniqueness and bounds for each of a row's tags.
+    /// `singleCurrencyLines` by tag: a transaction counts once in each of its tags (and once in all).
+    ///
+    /// Where the rows are many for their sets (four or more a set the table holds), they are summed by set first
+    /// and each set's sums then added to its keys: the `wide` shape's million rows hold 49,000 sets of two or three
+    /// tags each. Otherwise each row is added to its keys, the rows in two halves at once from `parallelFrom` rows
+    /// (the `merchants` shape: a set of five to eight tags for almost every row), the halves' sums then added.
+    /// Sums are exact, so the order they are made in does not change them.
+    /// Returns the sums by set when it made them.
+    @discardableResult
     static func sumByTag(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, into sums: inout Summing,
-                         session: Session) throws(ShellError) {
-        var done = 0
-        while done < rows.count {
-            try session.checkInterrupted()
-            let chunk = done..<min(done + 4096, rows.count)
-            rows.withUnsafeBufferPointer { rows in
+                         session: Session, bySetFrom: Int = 4, parallelFrom: Int = 1 << 16) throws(ShellError) -> Summing? {
+        let sets = ledger.tagSets.count
+        if bySetFrom == 0 || sets <= rows.count / bySetFrom {
+            var bySet = Summing(count: sets)
+            try sumByKey(rows[...], ledger, into: &bySet, interrupted: session.checkInterrupted) { Int($0[$1]) }
+            first.withTagKeys { starts, keys in
+                for set in 0..<sets where bySet.counts[set] > 0 {
+                    for k in Int(starts[set])..<Int(starts[set + 1]) { sums.add(Int(keys[k]), bySet, set) }
+                }
+            }
+            sums.addAll(bySet)
+            return bySet
+        }
+        func byTag(_ part: ArraySlice<Int>, into sums: inout Summing, interrupted: () throws(ShellError) -> Void) throws(ShellError) {
+            try first.withTagKeys { (starts, keys) throws(ShellError) in
+                try sumByKeys(part, ledger, into: &sums, interrupted: interrupted) { tagSet, row, add in
+                    let set = Int(tagSet[row])
+                    for k in Int(starts[set])..<Int(starts[set + 1]) { add(Int(keys[k])) }
+                }
+            }
+        }
+        guard rows.count >= parallelFrom else {
+            try byTag(rows[...], into: &sums, interrupted: session.checkInterrupted)
+            return nil
+        }
+        let half = rows.count / 2
+        let bound = sums.counts.count
+        // (The second half is not interrupted: the first is, and waits for it.)
+        let (_, second) = try Parallel.alongside({ () -> Summing in
+            var other = Summing(count: bound)
+            try? byTag(rows[half...], into: &other, interrupted: {})
+            return other
+        }, { () throws(ShellError) in try byTag(rows[..<half], into: &sums, interrupted: session.checkInterrupted) })
+        for slot in 0..<bound where second.counts[slot] > 0 { sums.add(slot, second, slot) }
+        sums.addAll(second)
+        return nil
+    }
+
+    /// Adds each of `rows` to its one key (`key(tagSet, row)`) and to all. On buffers, 4,096 rows at a time between
+    /// calls to `interrupted`.
+    @inline(__always)
+    static func sumByKey(_ rows: ArraySlice<Int>, _ ledger: Ledger, into sums: inout Summing, interrupted: () throws(ShellError) -> Void,
+                         key: (UnsafeBufferPointer<UInt32>, Int) -> Int) throws(ShellError) {
+        try sumByKeys(rows, ledger, into: &sums, interrupted: interrupted) { tagSet, row, add in add(key(tagSet, row)) }
+    }
+
+    /// Adds each of `rows` to each key `keys` gives it and to all; each sum an array's element, and each row's
+    /// keys read through the grouping's arrays (checked for uniqueness and bounds at every tag, this was slower).
+    @inline(__always)
+    static func sumByKeys(_ rows: ArraySlice<Int>, _ ledger: Ledger, into sums: inout Summing, interrupted: () throws(ShellError) -> Void,
+                          keys: (_ tagSet: UnsafeBufferPointer<UInt32>, _ row: Int, _ add: (Int) -> Void) -> Void) throws(ShellError) {
+        var done = rows.startIndex
+        while done < rows.endIndex {
+            try interrupted()
+            let chunk = done..<min(done + 4096, rows.endIndex)
+            rows.withUnsafeBufferPointer { part in
                 ledger.amountUnits.withUnsafeBufferPointer { units in
                     ledger.amountScale.withUnsafeBufferPointer { scales in
                         ledger.tagSet.withUnsafeBufferPointer { tagSet in
-                            first.withTagKeys { starts, keys in
-                                sums.withSlots { slots in
-                                    for i in chunk {
-                                        let row = rows[i], u = units[row], sc = scales[row], set = Int(tagSet[row])
-                                        for k in Int(starts[set])..<Int(starts[set + 1]) { slots.add(Int(keys[k]), u, sc) }
-                                    }
+                            sums.withSlots { slots in
+                                for i in (chunk.lowerBound - rows.startIndex)..<(chunk.upperBound - rows.startIndex) {
+                                    let row = part[i], u = units[row], sc = scales[row]
+                                    keys(tagSet, row) { slots.add($0, u, sc) }
                                 }
                             }
                         }
@@ -734,6 +793,30 @@ struct SummaryReport {
                     }
                 }
             }
+        }
+
+        /// Adds `other`'s sums of its slot `from` to slot `slot`.
+        mutating func add(_ slot: Int, _ other: Summing, _ from: Int) {
+            counts[slot] += other.counts[from]
+            net[slot].add(other.net[from])
+            inflow[slot].add(other.inflow[from])
+            outflow[slot].add(other.outflow[from])
+        }
+
+        /// Adds `other`'s sums of its slot `from` to all.
+        mutating func addAll(_ other: Summing, _ from: Int) {
+            all.count += other.counts[from]
+            all.net.add(other.net[from])
+            all.inflow.add(other.inflow[from])
+            all.outflow.add(other.outflow[from])
+        }
+
+        /// Adds `other`'s sums in all to all.
+        mutating func addAll(_ other: Summing) {
+            all.count += other.all.count
+            all.net.add(other.all.net)
+            all.inflow.add(other.all.inflow)
+            all.outflow.add(other.all.outflow)
         }
 
         @inline(__always)
