@@ -252,39 +252,29 @@ enum BeancountWriter {
             for i in from..<to { high |= bytes[i] }
             return high < 0x80
         }
-        var lineStart = start, line = 0
         var header = start..<start
-        var crlf = false, lf = false
         var inMetadata = true
         var intent: String?, note: String? // the first value of each, as `rewrite` takes them
-        while true {
-            var lineEnd = lineStart
-            while lineEnd < end && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            var contentEnd = lineEnd
-            if lineEnd < end {
-                if contentEnd > lineStart && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1; crlf = true } else { lf = true }
-            }
+        let lines = TextWriter.eachLine(bytes, start, end) { line, lineStart, textEnd, _ in
             if line == 0 {
-                guard ascii(lineStart, contentEnd) else { return nil }
-                header = lineStart..<contentEnd
+                guard ascii(lineStart, textEnd) else { return false }
+                header = lineStart..<textEnd
             } else if inMetadata {
-                switch BlockLine.scan(bytes, lineStart, contentEnd, dialect: .beancount) {
+                switch BlockLine.scan(bytes, lineStart, textEnd, dialect: .beancount) {
                 case .blank, .comment: break
                 case .posting: inMetadata = false
                 case .metadata(let key, let valueStart):
                     let k = String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self)
                     guard (k == "intent" && intent == nil) || (k == "note" && note == nil) else { break }
-                    guard ascii(lineStart, contentEnd) else { return nil }
-                    let value = BeancountFormat.metadataValue(Array(UnsafeBufferPointer(rebasing: bytes[lineStart..<contentEnd])),
+                    guard ascii(lineStart, textEnd) else { return false }
+                    let value = BeancountFormat.metadataValue(Array(UnsafeBufferPointer(rebasing: bytes[lineStart..<textEnd])),
                                                               from: valueStart - lineStart)
                     if k == "intent" { intent = value } else { note = value }
                 }
             }
-            if lineEnd >= end { break }
-            lineStart = lineEnd + 1
-            line += 1
+            return true
         }
-        guard !(crlf && lf) else { return nil }
+        guard lines != nil else { return nil }
         // Intent and note stay as they are.
         let wantedIntent = ledger.intentValue(row)?.description
         let wantedNote = ledger.note[row] == 0 ? nil : ledger.notes[ledger.note[row]]

@@ -159,6 +159,30 @@ enum TextWriter {
         return .success((edits, accounts))
     }
 
+    /// Calls `body` with each line of the block `bytes[start..<end]` as `rewrite` splits it: its index, its start,
+    /// the end of its text (before the `\r` of a `\r\n`, except on the last line, which `rewrite` leaves whole) and
+    /// its end (its `\n`, or `end`). Returns whether lines end `\r\n`; nil when `body` said stop (false), or when
+    /// some lines end `\r\n` and others `\n` (`rewrite` would end them all `\r\n`).
+    @inline(__always)
+    static func eachLine(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+                         _ body: (_ line: Int, _ start: Int, _ textEnd: Int, _ end: Int) -> Bool) -> Bool? {
+        var lineStart = start, line = 0
+        var crlf = false, lf = false
+        while true {
+            var lineEnd = lineStart
+            while lineEnd < end && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            var textEnd = lineEnd
+            if lineEnd < end {
+                if textEnd > lineStart && bytes[textEnd - 1] == 0x0D { textEnd -= 1; crlf = true } else { lf = true }
+            }
+            guard body(line, lineStart, textEnd, lineEnd) else { return nil }
+            if lineEnd >= end { break }
+            lineStart = lineEnd + 1
+            line += 1
+        }
+        return crlf && lf ? nil : crlf
+    }
+
     static func shifted(_ offset: Int, by edits: [ByteSplice.Edit]) -> Int {
         var o = offset
         for e in edits where e.end <= offset { o += e.bytes.count - (e.end - e.start) }
@@ -395,36 +419,25 @@ enum JournalWriter {
             found += CommentTags.find(in: String(decoding: UnsafeBufferPointer(rebasing: bytes[(semicolon + 1)..<to]), as: UTF8.self), offset: 0)
             return true
         }
-        var lineStart = start, line = 0
         var insertAt: Int? // the first byte of the line after the header's comments
         var indent: Range<Int>?
-        var crlf = false, lf = false
         var inComments = true
-        while true {
-            var lineEnd = lineStart
-            while lineEnd < end && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            var contentEnd = lineEnd
-            if lineEnd < end {
-                if contentEnd > lineStart && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1; crlf = true } else { lf = true }
+        let crlf = TextWriter.eachLine(bytes, start, end) { line, lineStart, contentEnd, lineEnd in
+            guard inComments else { return true }
+            var first = lineStart
+            while first < contentEnd && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
+            if line == 0 || (first < contentEnd && (bytes[first] == 0x3B || bytes[first] == 0x23)) {
+                guard comment(lineStart, contentEnd) else { return false }
+                insertAt = lineEnd < end ? lineEnd + 1 : nil
+            } else if first < contentEnd {
+                // The first posting: its indent is the added lines'.
+                guard bytes[first] < 0x80 else { return false }
+                indent = lineStart..<first
+                inComments = false
             }
-            if inComments {
-                var first = lineStart
-                while first < contentEnd && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
-                if line == 0 || (first < contentEnd && (bytes[first] == 0x3B || bytes[first] == 0x23)) {
-                    guard comment(lineStart, contentEnd) else { return nil }
-                    insertAt = lineEnd < end ? lineEnd + 1 : nil
-                } else if first < contentEnd {
-                    // The first posting: its indent is the added lines'.
-                    guard bytes[first] < 0x80 else { return nil }
-                    indent = lineStart..<first
-                    inComments = false
-                }
-            }
-            if lineEnd >= end { break }
-            lineStart = lineEnd + 1
-            line += 1
+            return true
         }
-        guard !(crlf && lf), let insertAt else { return nil }
+        guard let crlf, let insertAt else { return nil }
         let (keep, additions) = settle(found, TextWriter.desiredTags(ledger, row))
         guard !keep.contains(false) else { return nil }
         var block: [UInt8] = []
