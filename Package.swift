@@ -39,14 +39,16 @@ let package = Package(
         // Fuzzing: the targets (replayed by the tests) and the libFuzzer driver (scripts/fuzz).
         .target(name: "TagshFuzzTargets", dependencies: ["TagshFormats", "TagshQuery", "TagshModel", "TagshShell"]),
         .executableTarget(name: "tagsh-fuzz", dependencies: ["TagshFuzzTargets"]),
-        .testTarget(name: "TagshModelTests", dependencies: ["TagshModel"]),
-        .testTarget(name: "TagshQueryTests", dependencies: ["TagshQuery", "TagshModel"]),
+        // The tests' seeded generator, shared by the test targets.
+        .target(name: "TagshTestSupport", path: "Tests/Support"),
+        .testTarget(name: "TagshModelTests", dependencies: ["TagshModel", "TagshTestSupport"]),
+        .testTarget(name: "TagshQueryTests", dependencies: ["TagshQuery", "TagshModel", "TagshTestSupport"]),
         .testTarget(name: "TagshFuzzRegressionTests", dependencies: ["TagshFuzzTargets"], path: "Tests/Fuzz",
                     resources: [.copy("Regressions")]),
-        .testTarget(name: "TagshFormatsTests", dependencies: ["TagshFormats", "TagshModel"],
+        .testTarget(name: "TagshFormatsTests", dependencies: ["TagshFormats", "TagshModel", "TagshTestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "TagshShellTests", dependencies: ["TagshShell", "TagshModel", "TagshQuery", "TagshFormats", "TagshRules",
-                                                            "TagshTerminal"],
+                                                            "TagshTerminal", "TagshTestSupport"],
                     resources: [.copy("Transcripts")]),
     ]
 )

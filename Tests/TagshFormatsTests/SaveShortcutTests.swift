@@ -1,26 +1,12 @@
 import Testing
 import TagshModel
 @testable import TagshFormats
+import TagshTestSupport
 
 /// A journal block whose change only adds tags, an intent or a note is rewritten on its bytes
 /// (`JournalWriter.addingOnly`); whatever it gives must be what the long way (`JournalWriter.rewrite`, on `String`
 /// lines) gives the same block.
 struct SaveShortcutTests {
-    /// SplitMix64: the same files on every run.
-    struct Mix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ xs: [T]) -> T { xs[below(xs.count)] }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    }
-
     /// Descriptions, some with non-ASCII beside where a comment starts.
     static let descriptions = ["COFFEE SHOP", "Café Zoë", "Cafe\u{301} NOIR", "RENT", "Zoë", "e\u{301}", "BÄCKEREI MÜLLER", "\u{600}X"]
     /// Header comments (after the description) and comment lines (after the indent), as the tests' files spell them.
@@ -30,7 +16,7 @@ struct SaveShortcutTests {
     static let tagNames = ["coffee", "gift", "trip:paris", "a", "b", "food", "work", "Trip", "é:x", "new/one"]
     static let notes = ["paid back", "split with Ana", "a, b, c", "Zoë's"]
 
-    static func block(_ r: inout Mix, eol: String) -> String {
+    static func block(_ r: inout SplitMix, eol: String) -> String {
         var lines: [String] = []
         var header = "2024-0\(1 + r.below(9))-1\(r.below(10))" + (r.chance(50) ? " * " : " ") + r.pick(descriptions)
         if r.chance(50) { header += r.pick(["  ", " ", "\t", ""]) + r.pick(comments) }
@@ -45,9 +31,22 @@ struct SaveShortcutTests {
         return lines.enumerated().map { i, l in l + (r.chance(3) ? (eol == "\n" ? "\r\n" : "\n") : eol) }.joined()
     }
 
+    /// Each row mostly keeps its tags and gains one more (`tagChance` percent); now and then one is taken off, or the
+    /// row gets a new intent or note.
+    static func change(_ ledger: inout Ledger, _ r: inout SplitMix, adding names: [String], tagChance: Int, intentChance: Int, noteChance: Int) {
+        for row in 0..<ledger.count {
+            var tags = ledger.tagNames(row)
+            if r.chance(tagChance) { tags.append(r.pick(names)) }
+            if r.chance(10), !tags.isEmpty { tags.remove(at: r.below(tags.count)) }
+            ledger.tagSet[row] = ledger.internTagSet(tags)
+            if r.chance(intentChance) { ledger.intent[row] = UInt8(r.below(5)) }
+            if r.chance(noteChance) { ledger.note[row] = r.chance(20) ? 0 : ledger.notes.intern(r.pick(notes)) }
+        }
+    }
+
     @Test(arguments: ["\n", "\r\n"], [TagStyle.hledger, .ledger])
     func theShortcutWritesWhatTheLongWayWrites(_ eol: String, _ style: TagStyle) throws {
-        var r = Mix(state: eol == "\n" ? 7 : 11)
+        var r = SplitMix(seed: eol == "\n" ? 7 : 11)
         let prologue = "account Expenses:Food" + eol + "account Assets:Checking" + eol + eol
         let blocks = (0..<3_000).map { _ in Self.block(&r, eol: eol) }
         let bytes = Array((prologue + blocks.joined(separator: eol)).utf8)
@@ -56,15 +55,7 @@ struct SaveShortcutTests {
         layout.tagStyle = style
         var ledger = loaded.ledger
         #expect(ledger.count == blocks.count)
-        for row in 0..<ledger.count {
-            // Mostly the tags it has and one more; now and then one taken off, or a new intent or note.
-            var tags = ledger.tagNames(row)
-            if r.chance(70) { tags.append(r.pick(Self.tagNames)) }
-            if r.chance(10), !tags.isEmpty { tags.remove(at: r.below(tags.count)) }
-            ledger.tagSet[row] = ledger.internTagSet(tags)
-            if r.chance(25) { ledger.intent[row] = UInt8(r.below(5)) }
-            if r.chance(20) { ledger.note[row] = r.chance(20) ? 0 : ledger.notes.intern(r.pick(Self.notes)) }
-        }
+        Self.change(&ledger, &r, adding: Self.tagNames, tagChance: 70, intentChance: 25, noteChance: 20)
         let rows = Array(0..<ledger.count)[...]
         let file = layout.files[0]
         let short = try TextWriter.rewrite(rows, file: file, layout: layout, ledger: ledger, categoryChanged: [], shortcuts: true).get()
@@ -101,7 +92,7 @@ struct SaveShortcutTests {
     @Test func settlingMatchesAsTheLowerCasedKeys() {
         func key(_ t: (name: String, value: String)) -> String { (t.name + ":" + t.value).lowercased() }
         let parts = ["gift", "GIFT", "Gift", "a:b", "a", "b:", "b", "", "intent", "want", "maybe", "note", "@", "`", "é", "e\u{301}", "É", "[", "{"]
-        var r = Mix(state: 3)
+        var r = SplitMix(seed: 3)
         var matched = 0
         for _ in 0..<20_000 {
             let desired = (0..<r.below(4)).map { _ in (name: r.pick(parts), value: r.pick(parts)) }
@@ -132,7 +123,7 @@ struct SaveShortcutTests {
                            "note: \"Zo\u{eb}\"", "; a comment line", "intent: need", "note:\"tight\""]
     static let beanTags = ["coffee", "gift", "work", "food", "trip", "Coffee", "new-one", "bad tag", "holiday"]
 
-    static func beancountBlock(_ r: inout Mix, eol: String) -> String {
+    static func beancountBlock(_ r: inout SplitMix, eol: String) -> String {
         var lines = ["2024-0\(1 + r.below(9))-1\(r.below(10)) " + r.pick(["*", "!", "txn"]) + " " + r.pick(payees) + r.pick(headerTails)]
         for _ in 0..<r.pick([0, 0, 1, 2]) { lines.append(r.pick(["  ", "    ", "\t"]) + r.pick(metadata)) }
         let indent = r.pick(["  ", "    ", "\t"])
@@ -145,7 +136,7 @@ struct SaveShortcutTests {
     /// `BeancountWriter.addingOnly` gives what `BeancountWriter.rewrite` gives, as the journal's shortcut does.
     @Test(arguments: ["\n", "\r\n"])
     func theBeancountShortcutWritesWhatTheLongWayWrites(_ eol: String) throws {
-        var r = Mix(state: eol == "\n" ? 5 : 13)
+        var r = SplitMix(seed: eol == "\n" ? 5 : 13)
         var text = "2000-01-01 open Expenses:Food" + eol + "2000-01-01 open Assets:Checking" + eol + eol
         var count = 0
         for k in 0..<3_000 {
@@ -159,14 +150,7 @@ struct SaveShortcutTests {
         guard case .text(let layout) = loaded.document.layout else { Issue.record("not a text layout"); return }
         var ledger = loaded.ledger
         #expect(ledger.count == count)
-        for row in 0..<ledger.count {
-            var tags = ledger.tagNames(row)
-            if r.chance(75) { tags.append(r.pick(Self.beanTags)) }
-            if r.chance(10), !tags.isEmpty { tags.remove(at: r.below(tags.count)) }
-            ledger.tagSet[row] = ledger.internTagSet(tags)
-            if r.chance(15) { ledger.intent[row] = UInt8(r.below(5)) }
-            if r.chance(10) { ledger.note[row] = r.chance(20) ? 0 : ledger.notes.intern(r.pick(Self.notes)) }
-        }
+        Self.change(&ledger, &r, adding: Self.beanTags, tagChance: 75, intentChance: 15, noteChance: 10)
         let file = layout.files[0]
         var taken = 0, adding = 0, refused = 0
         for row in 0..<ledger.count {

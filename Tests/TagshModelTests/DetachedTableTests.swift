@@ -1,5 +1,6 @@
 import Testing
 @testable import TagshModel
+import TagshTestSupport
 
 /// A table naming texts in a shared buffer follows edits made to that buffer where it is
 /// (`StringTable.detached(forEdits:)`, then `reattached(to:)`): every id keeps its text; a text outside the edited
@@ -10,7 +11,7 @@ struct DetachedTableTests {
     /// edits: ranges replaced by other bytes, insertions, an edit at the very start and at the end.
     @Test(arguments: [(1, false), (2, true), (3, false), (4, true), (5, true)] as [(UInt64, Bool)])
     func everyTextIsWhereTheEditsMovedIt(seed: UInt64, shuffled: Bool) {
-        var rng = TotalTests.Mix(state: seed)
+        var rng = SplitMix(seed: seed)
         var buffer: [UInt8] = []
         var words: [Range<Int>] = []
         for _ in 0..<400 {

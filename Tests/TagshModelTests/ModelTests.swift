@@ -1,5 +1,6 @@
 import Testing
 @testable import TagshModel
+import TagshTestSupport
 
 struct AmountTests {
     @Test(arguments: [
@@ -166,15 +167,15 @@ struct TagSetTableTests {
     func internAllEqualsOneByOne(count: Int) {
         var random = SplitMix(seed: UInt64(count))
         var table = TagSetTable()
-        for _ in 0..<count / 2 { _ = table.intern((0..<random.next(below: 6)).map { _ in UInt32(random.next(below: 50)) }.withoutRepeats) }
+        for _ in 0..<count / 2 { _ = table.intern((0..<random.below(6)).map { _ in UInt32(random.below(50)) }.withoutRepeats) }
         var pending = PendingTagSets()
         var texts: [[UInt32]] = []
         for i in 0..<count {
             let set: [UInt32]
-            switch random.next(below: 4) {
-            case 0 where table.count > 1: set = Array(table[UInt32(random.next(below: table.count))]) // already here
-            case 1 where !texts.isEmpty: set = texts[random.next(below: texts.count)] // pending already
-            default: set = ((0..<random.next(below: 8)).map { _ in UInt32(random.next(below: 60)) } + [UInt32(1_000 + i % 97)]).withoutRepeats
+            switch random.below(4) {
+            case 0 where table.count > 1: set = Array(table[UInt32(random.below(table.count))]) // already here
+            case 1 where !texts.isEmpty: set = texts[random.below(texts.count)] // pending already
+            default: set = ((0..<random.below(8)).map { _ in UInt32(random.below(60)) } + [UInt32(1_000 + i % 97)]).withoutRepeats
             }
             texts.append(set)
             _ = pending.append(set)
@@ -285,19 +286,6 @@ struct TagSetsHeldTests {
         #expect(all.indices.allSatisfy { all[$0] == expected.contains($0) })
         let some = try #require(ledger.tagSetsHeld(by: [3, 8]))
         #expect(some.indices.filter { some[$0] } == [Int(ledger.tagSet[3])])
-    }
-}
-
-/// A small seeded generator (splitmix64), so that a failing case can be run again.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(below n: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(n))
     }
 }
 

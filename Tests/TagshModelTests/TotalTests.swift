@@ -1,23 +1,12 @@
 import Testing
 @testable import TagshModel
+import TagshTestSupport
 
 /// A sum of amounts is exact (`Total`, `AmountTotals`): what the amounts add up to as integers at scale 18, at the
 /// largest scale among them, in any order; past 128 bits it is overflow, never another figure.
 struct TotalTests {
-    /// SplitMix64: the same amounts on every run.
-    struct Mix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Amounts of every size and scale: near Int64's ends, small, at scale 0 to 18.
-    static func amounts(_ n: Int, _ rng: inout Mix) -> [Amount] {
+    static func amounts(_ n: Int, _ rng: inout SplitMix) -> [Amount] {
         (0..<n).map { _ in
             let units: Int64 = switch Int.random(in: 0..<4, using: &rng) {
             case 0: Int64.random(in: .min ... .max, using: &rng)
@@ -40,7 +29,7 @@ struct TotalTests {
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func aSumIsTheAmountsAddedExactly(seed: UInt64) {
-        var rng = Mix(state: seed)
+        var rng = SplitMix(seed: seed)
         for _ in 0..<2000 {
             let amounts = TotalTests.amounts(Int.random(in: 1...16, using: &rng), &rng)
             var total = Total(), backwards = Total(), totals = AmountTotals()

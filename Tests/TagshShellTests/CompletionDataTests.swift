@@ -4,6 +4,7 @@ import TagshModel
 import TagshRules
 @testable import TagshShell
 @testable import TagshTerminal
+import TagshTestSupport
 
 /// What Tab offers is worked out from counts kept up to date by each step, and from descriptions ranked once:
 /// both must say what counting the ledger afresh says.
@@ -256,7 +257,7 @@ struct CompletionDataTests {
     /// quotes, backslashes, tabs and bytes beyond ASCII (not sorted, matched apart);
     /// runs sorted by radix (from 500 names here) and by comparison.
     @Test func sortedNamesAreTheScannedNames() throws {
-        var g = SeededRandom(seed: 7)
+        var g = SplitMix(seed: 7)
         let pieces = ["a", "A", "b", "B", "z", "Z", " ", "-", "0", "9", "'", ",", "(", "_", "~", "[", "`", "!", "\"", "\\", "é", "\t", "K"]
         // The first 18 pieces are those a word holds as they are. Names of the first half of the stems hold only
         // those (their Tabs are answered from the ranges); of the other half, one piece in ten is any.

@@ -4,6 +4,7 @@ import TagshFormats
 import TagshModel
 import TagshRules
 @testable import TagshShell
+import TagshTestSupport
 
 /// The history file is read as bytes (`HistoryFile.read`), where it was read as text split into `String`s; the
 /// steps, the names interned and the failures must be what the text reader gave, on histories that sessions
@@ -176,7 +177,7 @@ struct FingerprintTests {
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func aSplicesPartsGiveTheWholesFingerprint(seed: UInt64) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         for _ in 0..<300 {
             let base = (0..<Int.random(in: 0...200, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             // Edits of any length (one to seven bytes, so that words straddle the parts), insertions included.

@@ -3,20 +3,8 @@ import Testing
 import TagshModel
 import TagshQuery
 @testable import TagshShell
+import TagshTestSupport
 
-/// A small deterministic generator (SplitMix64), so every failure names a
-/// seed that reproduces it.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Everything an annotation can be, resolved to text, for comparing states.
 struct Snapshot: Equatable {
@@ -36,7 +24,7 @@ struct AnnotationProperties {
     static let categories = ["Food", "Groceries", "Coffee", "Gifts, etc", "Travel", "none"]
 
     /// A random CSV: some annotation columns present, some not; `,` or `;`.
-    static func ledger(_ rng: inout SeededRandom) -> String {
+    static func ledger(_ rng: inout SplitMix) -> String {
         let delimiter = Bool.random(using: &rng) ? "," : ";"
         var columns = ["Date", "Description", "Amount"]
         for extra in ["Category", "Tags", "Notes", "Intent"] where Bool.random(using: &rng) { columns.append(extra) }
@@ -58,7 +46,7 @@ struct AnnotationProperties {
         return out
     }
 
-    static func target(_ rng: inout SeededRandom, _ count: Int) -> String {
+    static func target(_ rng: inout SplitMix, _ count: Int) -> String {
         switch Int.random(in: 0..<4, using: &rng) {
         case 0: return String(Int.random(in: 1...count, using: &rng))
         case 1:
@@ -69,7 +57,7 @@ struct AnnotationProperties {
         }
     }
 
-    static func command(_ rng: inout SeededRandom, _ count: Int) -> String {
+    static func command(_ rng: inout SplitMix, _ count: Int) -> String {
         let t = target(&rng, count)
         switch Int.random(in: 0..<14, using: &rng) {
         case 0, 1: return "tag \(t) +\(tags.randomElement(using: &rng)!) -\(tags.randomElement(using: &rng)!)"
@@ -89,7 +77,7 @@ struct AnnotationProperties {
     }
 
     /// A random journal or beancount file: simple two-posting transactions, some tagged.
-    static func textLedger(_ rng: inout SeededRandom, beancount: Bool) -> String {
+    static func textLedger(_ rng: inout SplitMix, beancount: Bool) -> String {
         let accounts = ["Food", "Travel", "Pets", "Groceries"]
         var out = beancount ? (["Assets:Checking"] + accounts.map { "Expenses:" + $0 }).map { "2024-01-01 open \($0)\n" }.joined() + "\n"
                             : "; generated\naccount Expenses:Food\n\n"
@@ -148,7 +136,7 @@ struct AnnotationProperties {
     }
 
     /// The values a format can hold without refusing at save (issue 14 covers the rest).
-    static func command(_ rng: inout SeededRandom, _ count: Int, format: String) -> String {
+    static func command(_ rng: inout SplitMix, _ count: Int, format: String) -> String {
         while true {
             let c = command(&rng, count)
             switch format {
@@ -169,7 +157,7 @@ struct AnnotationProperties {
 
     @Test(arguments: seeds)
     func undoRedoAndSaveReopen(format: String, seed: Int) throws {
-        var rng = SeededRandom(seed: UInt64(seed))
+        var rng = SplitMix(seed: UInt64(seed))
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-prop-\(seed)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -4,6 +4,7 @@ import TagshModel
 import TagshQuery
 import TagshRules
 @testable import TagshShell
+import TagshTestSupport
 
 struct RuleProperties {
     static let queries = ["'shop 1'", "amt:<-5", "tag:coffee", "cat:food", "-tag:work", "date:2024-01..2024-05", "id:3..9",
@@ -52,7 +53,7 @@ struct RuleProperties {
     }
 
     /// One to three rules `r0`, `r1`…, each a random query with one to `most` random actions; returns their names.
-    static func defineRules(_ session: Session, _ sink: BufferSink, _ rng: inout SeededRandom,
+    static func defineRules(_ session: Session, _ sink: BufferSink, _ rng: inout SplitMix,
                             queries: [String], actions: [String], most: Int) throws -> [String] {
         var names: [String] = []
         for r in 0..<Int.random(in: 1...3, using: &rng) {
@@ -66,7 +67,7 @@ struct RuleProperties {
 
     @Test(arguments: 1...80)
     func appliedEqualsPreviewedEqualsReference(seed: Int) throws {
-        var rng = SeededRandom(seed: UInt64(seed) &* 7919)
+        var rng = SplitMix(seed: UInt64(seed) &* 7919)
         let (session, sink, dir) = try Self.opened(AnnotationProperties.ledger(&rng))
         defer { try? FileManager.default.removeItem(at: dir) }
         let names = try Self.defineRules(session, sink, &rng, queries: Self.queries, actions: Self.actions, most: 3)
@@ -99,7 +100,7 @@ struct RuleProperties {
 
 extension RuleProperties {
     /// 9,000 rows, nearly every one with a tag set of its own, in random orders.
-    static func distinctSets(_ rng: inout SeededRandom) -> String {
+    static func distinctSets(_ rng: inout SplitMix) -> String {
         var csv = "Date,Description,Amount,Tags\n"
         for i in 0..<9_000 {
             let tags = ["t\(i % 7)", "u\(i)", i % 3 == 0 ? "coffee" : "", i % 5 == 0 ? "gift" : ""].filter { !$0.isEmpty }.shuffled(using: &rng)
@@ -112,7 +113,7 @@ extension RuleProperties {
     /// less those removed, plus those added, and the table holds each set once.
     @Test(arguments: [["+coffee"], ["-coffee", "+new"], ["+t3", "-gift", "+x"], ["-t3"]])
     func tagOnManyDistinctSets(_ edits: [String]) throws {
-        var rng = SeededRandom(seed: UInt64(edits.count) &* 31)
+        var rng = SplitMix(seed: UInt64(edits.count) &* 31)
         let (session, _, dir) = try Self.opened(Self.distinctSets(&rng))
         defer { try? FileManager.default.removeItem(at: dir) }
         let before = session.ledger!
@@ -139,7 +140,7 @@ extension RuleProperties {
     /// (gains in the new set's order, then losses in the old one's, in the order first seen).
     @Test(arguments: 1...6)
     func manyDistinctTagSets(seed: Int) throws {
-        var rng = SeededRandom(seed: UInt64(seed) &* 104_729)
+        var rng = SplitMix(seed: UInt64(seed) &* 104_729)
         let (session, sink, dir) = try Self.opened(Self.distinctSets(&rng))
         defer { try? FileManager.default.removeItem(at: dir) }
         let names = try Self.defineRules(session, sink, &rng, queries: ["amt:<-5", "", "id:1..5000", "tag:coffee", "-tag:gift"],
@@ -176,7 +177,7 @@ extension RuleProperties {
     /// with the same ids), pairs, deltas, counts, rows past max-tags and rows that cannot take a category.
     @Test(arguments: 1...24)
     func plansOnTwoCoresAsOnOne(seed: Int) throws {
-        var rng = SeededRandom(seed: UInt64(seed) &* 15_485_863)
+        var rng = SplitMix(seed: UInt64(seed) &* 15_485_863)
         // Half on the ledger of every shape, half on nine thousand distinct tag sets.
         let csv = seed % 2 == 0 ? AnnotationProperties.ledger(&rng) : Self.distinctSets(&rng)
         let (session, sink, dir) = try Self.opened(csv)
@@ -383,7 +384,7 @@ struct ApplyAfterPreviewTests {
 
     @Test(arguments: 1...12)
     func applyAfterAPreviewIsApplyWithoutOne(seed: Int) throws {
-        var rng = SeededRandom(seed: UInt64(seed) &* 104_729)
+        var rng = SplitMix(seed: UInt64(seed) &* 104_729)
         let csv = AnnotationProperties.ledger(&rng)
         let rulesRng = rng
         var names: [String] = []

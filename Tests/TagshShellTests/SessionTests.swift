@@ -3,6 +3,7 @@ import Testing
 @testable import TagshShell
 import TagshModel
 import TagshFormats
+import TagshTestSupport
 
 let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("TagshFormatsTests/Fixtures")
@@ -635,7 +636,7 @@ struct StyleTests {
 /// feed in each place of a word) and wherever it stops.
 struct LineEndsTests {
     @Test func countsAsByteByByte() {
-        var rng = SeededRandom(seed: 81)
+        var rng = SplitMix(seed: 81)
         let alphabet: [UInt8] = [0x0A, 0x0A, 0x8A, 0x0B, 0x00, 0xFF, 0x41, 0x0D]
         for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000] {
             let bytes = (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }

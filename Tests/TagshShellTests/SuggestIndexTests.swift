@@ -2,6 +2,7 @@ import Testing
 import TagshModel
 import TagshQuery
 @testable import TagshRules
+import TagshTestSupport
 
 /// The index of a whole ledger counts its evidence when asked (`LiveEvidence`); the backtest's index counts row
 /// by row. Both must suggest the same, with the same confidence and evidence, before and after changes.
@@ -16,7 +17,7 @@ struct SuggestIndexTests {
 
     /// A seeded ledger of `count` rows over those merchants, half of them annotated.
     static func ledger(count: Int, seed: UInt64) -> Ledger {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var l = Ledger()
         let merchantIDs = merchants.map { $0.isEmpty ? 0 : l.merchants.intern($0) }
         let categoryIDs = ["Food", "Travel", "Bills", "Shopping"].map { l.categories.intern($0) }
@@ -70,7 +71,7 @@ struct SuggestIndexTests {
         var split = SuggestIndex(ledger: l, parallelFrom: 2)
         var one = SuggestIndex(ledger: l, parallelFrom: .max)
         #expect(SuggestIndexTests.everything(&split, l) == SuggestIndexTests.everything(&one, l))
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         for _ in 0..<3 {
             var c = ChangeSet()
             for _ in 0..<40 { SuggestIndexTests.recordRandomChange(row: Int(rng.next() % UInt64(l.count)), l, &rng, into: &c) }
@@ -91,7 +92,7 @@ struct SuggestIndexTests {
         var byMerchant = SuggestIndex(ledger: l, parallelFrom: .max, scanShare: 0)
         var pass = SuggestIndex(ledger: l, parallelFrom: .max, scanShare: l.count)
         var passOnTwo = SuggestIndex(ledger: l, parallelFrom: 2, scanShare: l.count)
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         for round in 0..<4 {
             if round > 0 {
                 var c = ChangeSet()
@@ -209,7 +210,7 @@ struct SuggestIndexTests {
     /// Through changes and their undoing, the index kept current agrees with one counted afresh.
     @Test(arguments: [5, 6]) func followsChangesAsAFreshIndex(seed: UInt64) {
         var l = SuggestIndexTests.ledger(count: 300, seed: seed)
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var live = SuggestIndex(ledger: l)
         _ = SuggestIndexTests.everything(&live, l) // counted before the changes, so the changes must reach them
         var steps: [ChangeSet] = []
@@ -234,7 +235,7 @@ struct SuggestIndexTests {
     /// the keys of the merchants they touch: after each, every suggestion is still what a fresh row-by-row count
     /// gives, whether its counts were kept or counted again.
     @Test(arguments: [31, 32, 33] as [UInt64]) func fewChangesForgetOnlyTheirKeys(seed: UInt64) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         // Merchants of a row or two each (so that their alike names and words are evidence), alike by the hundred
         // and sharing words (groups of 64 rows or more, whose counts are kept, and brought up to date).
         var l = Ledger()
@@ -273,7 +274,7 @@ struct SuggestIndexTests {
     /// One large group of merchants alike (so its amounts' rows are kept, and its tallies), changed a row at a
     /// time: its amounts' rows and its tallies are brought up to date.
     @Test(arguments: [41, 42, 43] as [UInt64]) func aLargeGroupChangedRowByRow(seed: UInt64) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var l = Ledger()
         let ids = ((1...8).map { "SHOP \($0)" } + ["OTHER 1", "OTHER 2", "MARKET"]).map { l.merchants.intern($0) }
         let categories = ["Food", "Travel", "Bills"].map { l.categories.intern($0) }
@@ -323,7 +324,7 @@ struct SuggestIndexTests {
     }
 
     /// Records a random change of one field of `row`: a category, an intent or a tag set of the ledger's.
-    static func recordRandomChange(row: Int, _ l: Ledger, _ rng: inout SeededRandom, into c: inout ChangeSet) {
+    static func recordRandomChange(row: Int, _ l: Ledger, _ rng: inout SplitMix, into c: inout ChangeSet) {
         switch rng.next() % 3 {
         case 0: c.record(row: row, field: .category, before: l.category[row], after: UInt32(rng.next() % 5))
         case 1: c.record(row: row, field: .intent, before: UInt32(l.intent[row]), after: UInt32(rng.next() % 5))
@@ -356,7 +357,7 @@ struct SuggestIndexTests {
     /// candidate is the first of them: those under the threshold are left out as the scores are counted, and only
     /// those shown have their evidence worded. (Tags of many values per word, so that a row has dozens of candidates.)
     @Test(arguments: [15, 16]) func suggestionsAtAThresholdAreTheCandidatesOverIt(seed: UInt64) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var l = SuggestIndexTests.ledger(count: 300, seed: seed)
         let extra = (0..<40).map { l.tags.intern("batch\($0)") }
         for row in 0..<l.count where rng.next() % 2 == 0 {
@@ -387,7 +388,7 @@ struct SuggestIndexTests {
     /// itself but sharing the word `river`, tagged `boat`; a seventh of each without: candidates just under each
     /// weight.)
     @Test func levelsOverTheirWeightAreNotCounted() {
-        var rng = SeededRandom(seed: 71)
+        var rng = SplitMix(seed: 71)
         var l = Ledger()
         let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         let cafes = (0..<60).map { l.merchants.intern("CAFE \($0)") }
@@ -443,7 +444,7 @@ struct SuggestIndexTests {
         #expect(names.count > LiveEvidence.amountGroupsKept)
         let categories = ["Food", "Travel", "Bills"].map { l.categories.intern($0) }
         let eur = l.currencies.intern("EUR")
-        var rng = SeededRandom(seed: 17)
+        var rng = SplitMix(seed: 17)
         for i in 0..<(names.count * 90) {
             let g = i % names.count
             let merchant = l.merchants.intern("\(names[g]) \(rng.next() % 40)")
@@ -481,7 +482,7 @@ struct SuggestIndexTests {
     /// rows in a dictionary gives: the same amounts, each with the same rows in the same order, none for the
     /// others; amounts alike in units but not in scale or currency are apart. A later `set` is read first.
     @Test func amountRowsAreTheRowsByAmount() {
-        var rng = SeededRandom(seed: 51)
+        var rng = SplitMix(seed: 51)
         var l = Ledger()
         let merchants = ["SHOP 1", "SHOP 2", "SHOP 3"].map { l.merchants.intern($0) }
         let currencies = [l.currencies.intern("EUR"), l.currencies.intern("USD")]
@@ -525,7 +526,7 @@ struct SuggestIndexTests {
     /// every alike name and word, and the same partition into groups alike (`alikeOf`).
     @Test func namesReadInHalvesGroupAsInOne() {
         var names = StringTable()
-        var rng = SeededRandom(seed: 9)
+        var rng = SplitMix(seed: 9)
         let words = ["cafe", "roma", "uber", "trip", "épicerie", "e\u{301}picerie", "markt", "the", "shop", "Straße"]
         for i in 0..<3_000 {
             let a = words[Int(rng.next() % UInt64(words.count))], b = words[Int(rng.next() % UInt64(words.count))]

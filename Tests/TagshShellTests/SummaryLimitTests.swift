@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TagshModel
 @testable import TagshShell
+import TagshTestSupport
 
 /// `summary --limit N` finds the groups it keeps before making their lines (`SummaryReport.keptKeys`): what it prints
 /// must be what the full summary's first N lines and the rest folded into one give.
@@ -10,7 +11,7 @@ struct SummaryLimitTests {
     /// out (in) at two, which does not pass it (no other amount then has three decimals); their net totals are a
     /// few thousandths, so a limited summary folds them.
     static func ledgerFile(seed: UInt64, currencies: [String], huge: Int = 0) throws -> (URL, String) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var text = "Date,Description,Amount,Currency,Category\n"
         let merchants = (0..<40).map { "SHOP \($0 % 7 == 0 ? "Café " : "")\($0)" }
         for i in 0..<600 {
@@ -264,7 +265,7 @@ struct SetsNoRowHoldsTests {
 struct LargestTests {
     @Test(arguments: [(1, false), (2, false), (3, true), (4, true)])
     func picksWhatComparingAmountsPicked(seed: UInt64, huge: Bool) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         var net = [SummaryReport.Summing.Running](repeating: .init(), count: 3_000)
         for k in net.indices where Int.random(in: 0..<10, using: &rng) > 0 {
             let scale = UInt8.random(in: 0...4, using: &rng)

@@ -1,5 +1,6 @@
 import Testing
 @testable import TagshShell
+import TagshTestSupport
 
 /// TARGET words: ids, lists and ranges, in order and each once.
 struct TargetSyntaxTests {
@@ -18,7 +19,7 @@ struct TargetSyntaxTests {
 
     /// Any list of ids and ranges gives the ids it names, ascending, each once.
     @Test func listsOfRangesAreTheirIdsSortedOnce() throws {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix(seed: 7)
         for _ in 0..<500 {
             var parts: [String] = [], expected = Set<Int>()
             for _ in 0..<Int.random(in: 1...6, using: &rng) {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TagshRules
+import TagshTestSupport
 
 /// `Transitions` counts a plan's (before, after) pairs by the value before in an array when the rows are many
 /// beside the values, with a dictionary for the rest; whichever way a pair is counted, the pairs come out in the
@@ -22,7 +23,7 @@ struct TransitionsTests {
     /// Values before past the array (a value made after it was sized), values with one after and with several,
     /// counts of one and of many at once; in an array (many rows) and in the dictionary alone (few).
     @Test(arguments: [1, 2, 3] as [UInt64], [true, false]) func pairsInTheOrderFirstSeenWithTheirCounts(seed: UInt64, array: Bool) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix(seed: seed)
         let values = 50
         var t = Transitions(values: values, rows: array ? 1000 : 1)
         var counted: [(UInt32, UInt32, Int)] = []
