@@ -186,36 +186,16 @@ enum HistoryFile {
             let c = ledger.categories[id]
             line("C\t\(id)\t" + (c.isDeleted ? "D\t" : "L\t") + escape(c.name))
         }
-        func decimal(_ value: Int) { out.append(contentsOf: String(value).utf8) }
-        // Tag sets are spelled from the tags' bytes straight into the output: a step that tags a million rows
-        // of a file whose every row has its own set names two million sets.
+        // Tag sets are spelled from their tags' bytes: a step that tags a million rows of a file whose every row
+        // has its own set names two million sets. Each tag and note is escaped once (`Spellings`), and a step's
+        // change lines are copied into a buffer made at their size (appended piece by piece, they were 7 ns a
+        // byte: a `tag all` of the `merchants` shape writes 114 MB of them, at every save of the session).
+        var spellings = Spellings(ledger)
+        ledger.tagSets.withMembers { members, starts in
         for step in steps {
             line("S\t\(step.time)\t" + [step.command, step.replay, step.summary].map(escape).joined(separator: "\t"))
             let c = step.changes
-            for i in 0..<c.count {
-                let field = c.fields[i]
-                func value(_ v: UInt32) {
-                    switch field {
-                    case .intent, .category: decimal(Int(v))
-                    case .tags:
-                        for (k, t) in ledger.tagSets[v].enumerated() {
-                            if k > 0 { out.append(0x1F) } // tagSeparator
-                            ledger.tags.withUTF8(t) { escape($0, into: &out) }
-                        }
-                    case .note: if v != 0 { ledger.notes.withUTF8(v) { escape($0, into: &out) } }
-                    }
-                }
-                out.append(0x52) // R
-                out.append(0x09)
-                decimal(Int(c.rows[i]))
-                out.append(0x09)
-                decimal(Int(field.rawValue))
-                out.append(0x09)
-                value(c.before[i])
-                out.append(0x09)
-                value(c.after[i])
-                out.append(0x0A)
-            }
+            out += spellings.changeLines(c, members: members, starts: starts)
             for t in c.tableChanges {
                 if case .setCategory(let id, let before, let after) = t {
                     line("T\t\(id)\t" + encode(before) + "\t" + encode(after))
@@ -227,10 +207,121 @@ enum HistoryFile {
             }
             if let s = step.setting { line("V\t" + [s.name, s.before, s.after].map(escape).joined(separator: "\t")) }
         }
+        }
         if containsUnitSeparatorEscape(out) {
             out.replaceSubrange(0..<magic.utf8.count, with: magicV3.utf8)
         }
         return out
+    }
+
+    /// The escaped spellings of the tags and notes a history names, each made the first time it is named, and the
+    /// change lines (`R`, row, field, before, after) spelled from them.
+    struct Spellings {
+        let ledger: Ledger
+        var bytes: [UInt8] = []
+        /// By tag id and by note id: where its spelling is in `bytes` (-1: not yet made).
+        var tagAt: [Int32], tagEnd: [Int32], noteAt: [Int32], noteEnd: [Int32]
+
+        init(_ ledger: Ledger) {
+            self.ledger = ledger
+            tagAt = [Int32](repeating: -1, count: ledger.tags.count + 1)
+            tagEnd = tagAt
+            noteAt = [Int32](repeating: -1, count: ledger.notes.count + 1)
+            noteEnd = noteAt
+        }
+
+        private mutating func tag(_ t: Int) -> Int {
+            if tagAt[t] < 0 {
+                tagAt[t] = Int32(bytes.count)
+                ledger.tags.withUTF8(UInt32(t)) { HistoryFile.escape($0, into: &bytes) }
+                tagEnd[t] = Int32(bytes.count)
+            }
+            return Int(tagEnd[t] - tagAt[t])
+        }
+
+        private mutating func note(_ n: Int) -> Int {
+            if noteAt[n] < 0 {
+                noteAt[n] = Int32(bytes.count)
+                ledger.notes.withUTF8(UInt32(n)) { HistoryFile.escape($0, into: &bytes) }
+                noteEnd[n] = Int32(bytes.count)
+            }
+            return Int(noteEnd[n] - noteAt[n])
+        }
+
+        /// The number of bytes a value of `field` takes, its spellings made.
+        private mutating func size(_ field: ChangeSet.Field, _ v: UInt32, _ members: UnsafeBufferPointer<UInt32>, _ starts: Offsets.Buffer) -> Int {
+            switch field {
+            case .intent, .category: return HistoryFile.digits(v)
+            case .tags:
+                let (from, to) = (starts[Int(v)], starts[Int(v) + 1])
+                var n = max(0, to - from - 1) // the unit separators between the names
+                for k in from..<to { n += tag(Int(members[k])) }
+                return n
+            case .note: return v == 0 ? 0 : note(Int(v))
+            }
+        }
+
+        /// `c`'s change lines: their size worked out (and every spelling they need made) first, then written.
+        mutating func changeLines(_ c: ChangeSet, members: UnsafeBufferPointer<UInt32>, starts: Offsets.Buffer) -> [UInt8] {
+            var total = 0
+            for i in 0..<c.count {
+                let field = c.fields[i]
+                total += 6 + HistoryFile.digits(UInt32(c.rows[i])) + HistoryFile.digits(UInt32(field.rawValue))
+                    + size(field, c.before[i], members, starts) + size(field, c.after[i], members, starts)
+            }
+            return bytes.withUnsafeBufferPointer { spelled in
+                [UInt8](unsafeUninitializedCapacity: total) { out, count in
+                    var p = 0
+                    func put(_ b: UInt8) { out[p] = b; p += 1 }
+                    func put(_ from: Int32, _ to: Int32) {
+                        let n = Int(to - from)
+                        if n > 0 { UnsafeMutableRawPointer(out.baseAddress! + p).copyMemory(from: spelled.baseAddress! + Int(from), byteCount: n) }
+                        p += n
+                    }
+                    func number(_ v: UInt32) {
+                        let n = HistoryFile.digits(v)
+                        var v = v
+                        for k in stride(from: p + n - 1, through: p, by: -1) { out[k] = 0x30 + UInt8(v % 10); v /= 10 }
+                        p += n
+                    }
+                    func value(_ field: ChangeSet.Field, _ v: UInt32) {
+                        switch field {
+                        case .intent, .category: number(v)
+                        case .tags:
+                            for k in starts[Int(v)]..<starts[Int(v) + 1] {
+                                if k > starts[Int(v)] { put(0x1F) } // tagSeparator
+                                let t = Int(members[k])
+                                put(tagAt[t], tagEnd[t])
+                            }
+                        case .note: if v != 0 { put(noteAt[Int(v)], noteEnd[Int(v)]) }
+                        }
+                    }
+                    for i in 0..<c.count {
+                        let field = c.fields[i]
+                        put(0x52) // R
+                        put(0x09)
+                        number(UInt32(c.rows[i]))
+                        put(0x09)
+                        number(UInt32(field.rawValue))
+                        put(0x09)
+                        value(field, c.before[i])
+                        put(0x09)
+                        value(field, c.after[i])
+                        put(0x0A)
+                    }
+                    precondition(p == total, "history change lines: \(p) bytes written of \(total)")
+                    count = p
+                }
+            }
+        }
+    }
+
+    /// The number of decimal digits of `v`, as `String(v)` spells it.
+    @inline(__always)
+    static func digits(_ v: UInt32) -> Int {
+        var n = 1, v = v
+        while v >= 10 { v /= 10; n += 1 }
+        return n
     }
 
     /// Whether `bytes` hold a `\u` escape (a backslash escaping a `u`, not an escaped backslash before one).

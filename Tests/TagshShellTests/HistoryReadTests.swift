@@ -91,6 +91,12 @@ struct HistoryReadTests {
     /// A session's history: tags (names in several cases, beyond ASCII, with a tab and a backslash read from the
     /// file), notes with every escaped byte, intents, categories made, renamed and deleted, rules and a setting.
     static func sessionHistory() throws -> (bytes: [UInt8], fingerprint: String, ledger: Ledger, dir: URL) {
+        let (bytes, fingerprint, ledger, dir, _) = try sessionHistoryAndSession()
+        return (bytes, fingerprint, ledger, dir)
+    }
+
+    /// `sessionHistory`, and the session that wrote it.
+    static func sessionHistoryAndSession() throws -> (bytes: [UInt8], fingerprint: String, ledger: Ledger, dir: URL, session: Session) {
         let (dir, path) = try scratchFile("h.csv", prefix: "tagsh-history-read")
         var text = "Date,Description,Amount,Tags\n"
         for i in 0..<40 { text += "2024-01-\(String(format: "%02d", 1 + i % 28)),SHOP \(i % 6),-\(i + 1).00,\(["", "a;B", "\"tab\there;back\\\\slash\"", "café;Café", "x;unit\u{1F}sep"][i % 5])\n" }
@@ -113,7 +119,64 @@ struct HistoryReadTests {
         let t = Session(sink: BufferSink())
         t.sourcesSidecar = false
         t.execute("open \(copy)")
-        return (bytes, fingerprint, try #require(t.ledger), dir)
+        return (bytes, fingerprint, try #require(t.ledger), dir, s)
+    }
+
+    /// How the history's change lines were written before they were spelled from each tag's bytes escaped once
+    /// (`HistoryFile.renderBytes`), kept here as the reference: each set's tags escaped as they came, and each
+    /// number made a `String`.
+    static func referenceChangeLines(_ steps: ArraySlice<Session.Step>, ledger: Ledger) -> [UInt8] {
+        var out: [UInt8] = []
+        for step in steps {
+            let c = step.changes
+            for i in 0..<c.count {
+                func value(_ v: UInt32) {
+                    switch c.fields[i] {
+                    case .intent, .category: out += Array(String(v).utf8)
+                    case .tags:
+                        for (k, t) in ledger.tagSets[v].enumerated() {
+                            if k > 0 { out.append(0x1F) }
+                            ledger.tags.withUTF8(t) { HistoryFile.escape($0, into: &out) }
+                        }
+                    case .note: if v != 0 { ledger.notes.withUTF8(v) { HistoryFile.escape($0, into: &out) } }
+                    }
+                }
+                out += Array("R\t\(c.rows[i])\t\(c.fields[i].rawValue)\t".utf8)
+                value(c.before[i])
+                out.append(0x09)
+                value(c.after[i])
+                out.append(0x0A)
+            }
+        }
+        return out
+    }
+
+    /// The change lines `renderBytes` writes are the reference's, byte for byte: tags with a tab, a backslash and a
+    /// unit separator in their names, beyond ASCII, in several cases; notes with every escaped byte.
+    @Test func changeLinesAreWrittenAsTheyWere() throws {
+        let (bytes, _, _, dir, session) = try Self.sessionHistoryAndSession()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ledger = try #require(session.ledger)
+        let written = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).filter { $0.first == 0x52 && $0.dropFirst().first == 0x09 }
+            .map { Array($0) + [0x0A] }.joined()
+        let reference = Self.referenceChangeLines(session.steps[0..<session.position], ledger: ledger)
+        #expect(Array(written) == reference)
+        #expect(reference.count > 2_000 && reference.contains(0x5C), "\(reference.count) bytes")
+        // Numbers of every length, as `String` spells them: rows and category ids made up, up to UInt32's largest.
+        var rng = SplitMix(seed: 9)
+        var numbers = ChangeSet()
+        let edges: [UInt32] = [0, 1, 9, 10, 99, 100, 999, 1_000, 65_535, 1_000_000, UInt32(Int32.max)]
+        for k in 0..<2_000 {
+            let row = k < edges.count ? Int(edges[k]) : Int(UInt32(truncatingIfNeeded: rng.next()) >> UInt32(1 + rng.below(31)))
+            numbers.record(row: row, field: .category, before: UInt32(truncatingIfNeeded: rng.next()) >> UInt32(rng.below(32)),
+                           after: k < edges.count ? UInt32.max - UInt32(k) : UInt32(rng.below(10)))
+        }
+        var step = session.steps[0]
+        step.changes = numbers
+        var spellings = HistoryFile.Spellings(ledger)
+        let spelled = ledger.tagSets.withMembers { spellings.changeLines(numbers, members: $0, starts: $1) }
+        #expect(spelled == Self.referenceChangeLines([step], ledger: ledger))
+        for v in edges + [UInt32.max] { #expect(HistoryFile.digits(v) == String(v).count, "\(v)") }
     }
 
     @Test func aSessionsHistoryReadsAsTheTextReaderReadIt() throws {
