@@ -600,13 +600,19 @@ extension Session {
         }
     }
 
-    /// Writes the steps that lead to the file as just saved.
-    func writeHistory(path: String, fingerprint: String) throws(ShellError) {
+    /// Writes the steps that lead to the file as just saved. `written`: a temporary beside the history that holds
+    /// its bytes already (written while the file was, by `save`), renamed into place; it is removed otherwise.
+    func writeHistory(path: String, fingerprint: String, written: String? = nil) throws(ShellError) {
         guard let ledger else { return }
         let historyPath = HistoryFile.path(for: path)
         if position == 0 || steps[0..<position].contains(where: { $0.imported != nil }) {
             // (Steps up to a saved import are dropped at the save: `forgetSavedImports`.)
+            if let written { FileIO.discardTemporary(written) }
             unlink(historyPath)
+            return
+        }
+        if let written {
+            do throws(FileError) { try FileIO.replace(historyPath, with: written) } catch { throw .file(error) }
             return
         }
         let bytes = HistoryFile.renderBytes(steps[0..<position], ledger: ledger, fingerprint: fingerprint)

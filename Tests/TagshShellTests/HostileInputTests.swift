@@ -134,4 +134,52 @@ struct HostileFileTests {
         #expect(s.execute("save") == .ok)
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains(";x"))
     }
+
+    /// The history is written beside the file while the file is (`save`); a save whose file cannot be written leaves
+    /// the history as it was and no temporary of either, and a history that cannot be written is reported as before.
+    @Test func theHistoryWrittenAlongsideIsKeptOnlyWithTheFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-fault-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ledger.csv").path
+        try DemoLedger.csv.write(toFile: path, atomically: true, encoding: .utf8)
+        let history = HistoryFile.path(for: path)
+        func temporaries() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") && $0.contains(".tagsh-") }
+        }
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        s.execute("open \(path)")
+        s.execute("tag 1 +first")
+        #expect(s.execute("save") == .ok)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: history))
+        #expect(String(decoding: saved, as: UTF8.self).contains("tag 1 +first"))
+        // The file (thousands of bytes) fails; its history (a few hundred) would not.
+        s.execute("tag 2 +second")
+        let key = dir.lastPathComponent + "/ledger.csv"
+        FileIO.injectWriteFault(forPathContaining: key, afterBytes: 1_500)
+        defer { FileIO.clearWriteFault(forPathContaining: key) }
+        #expect(s.execute("save") == .failed(74))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: history)) == saved)
+        #expect(try temporaries() == [String]())
+        // The history fails: named as it was when it was written after the file.
+        FileIO.clearWriteFault(forPathContaining: key)
+        let historyKey = dir.lastPathComponent + "/ledger.csv.tagsh-history"
+        FileIO.injectWriteFault(forPathContaining: historyKey, afterBytes: 10)
+        defer { FileIO.clearWriteFault(forPathContaining: historyKey) }
+        sink.reset()
+        #expect(s.execute("save") == .failed(74))
+        #expect(sink.err.contains("ledger.csv.tagsh-history"), "\(sink.err)")
+        #expect(try temporaries() == [String]())
+        FileIO.clearWriteFault(forPathContaining: historyKey)
+        // Saved again: the history holds both steps, read back by a second session.
+        s.execute("tag 3 +third")
+        #expect(s.execute("save") == .ok)
+        #expect(try temporaries() == [String]())
+        let t = Session(sink: BufferSink())
+        t.sourcesSidecar = false
+        t.execute("open \(path)")
+        #expect(t.steps.count == 3, "\(t.steps.map(\.command))")
+    }
 }

@@ -123,8 +123,25 @@ extension Session {
         // while they are written (after the write, it was 30-60 ms of a save of a million rows).
         let fingerprinted = files.count == 1 && writing.count == 1 && plans[writing[0]].isOwnFile ? writing[0] : nil
         var newFingerprint: String?
+        // Then, there too, the history's new bytes, to a temporary beside it, when the save will write them (steps
+        // and none imported: see `writeHistory`): after a `tag all` of a million rows each of its own tag set, the
+        // history is 100 MB or more, rewritten at every save. Renamed into place in `writeHistory`, or removed.
+        let historyTarget = fingerprinted != nil && position > 0 && !steps[0..<position].contains(where: { $0.imported != nil })
+            ? files.first?.path.map { HistoryFile.path(for: $0) } : nil
+        var historyTemporary: String?
+        defer { if let t = historyTemporary { FileIO.discardTemporary(t) } }
         do throws(FileError) {
-            newFingerprint = try Parallel.alongside({ fingerprinted.map { HistoryFile.fingerprint(of: plans[$0].main) } }) { () throws(FileError) in
+            // (The temporary is kept in `historyTemporary` by the other thread itself, so that it is removed also
+            // when the file's write fails, and `alongside` throws without the other thread's result.)
+            newFingerprint = try Parallel.alongside({ () -> String? in
+                guard let k = fingerprinted else { return nil }
+                let fingerprint = HistoryFile.fingerprint(of: plans[k].main)
+                guard let historyTarget, let ledger = self.ledger else { return fingerprint }
+                // (A failure here is met again, and reported, when `writeHistory` writes the bytes itself.)
+                let bytes = HistoryFile.renderBytes(steps[0..<position], ledger: ledger, fingerprint: fingerprint)
+                historyTemporary = try? FileIO.writeTemporary(bytes, for: historyTarget)
+                return fingerprint
+            }) { () throws(FileError) in
                 for k in writing {
                     let plan = plans[k]
                     for out in plan.included {
@@ -228,7 +245,11 @@ extension Session {
                 do throws(FileError) { try ColumnMemory(path: memory).remember(map, header: header) } catch { throw .file(error) }
                 mappingToRemember = nil
             }
-            if let primary = files.first?.path { try writeHistory(path: primary, fingerprint: newFingerprint ?? historyFingerprint()) }
+            if let primary = files.first?.path {
+                try writeHistory(path: primary, fingerprint: newFingerprint ?? historyFingerprint(),
+                                 written: HistoryFile.path(for: primary) == historyTarget ? historyTemporary : nil)
+                historyTemporary = nil
+            }
         }
         func columnsNote(_ added: [String]) -> String {
             added.isEmpty ? "" : "; added the column\(added.count == 1 ? "" : "s") \(added.joined(separator: ", ")) to every record"
