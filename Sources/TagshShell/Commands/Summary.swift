@@ -675,8 +675,8 @@ struct SummaryReport {
         try sumByKeys(rows, ledger, into: &sums, interrupted: interrupted) { tagSet, row, add in add(key(tagSet, row)) }
     }
 
-    /// Adds each of `rows` to each key `keys` gives it and to all; each sum an array's element, and each row's
-    /// keys read through the grouping's arrays (checked for uniqueness and bounds at every tag, this was slower).
+    /// Adds each of `rows` to each key `keys` gives it and to all, on buffers: each sum an array's element (arrays
+    /// checked for uniqueness and bounds at every tag were slower).
     @inline(__always)
     static func sumByKeys(_ rows: ArraySlice<Int>, _ ledger: Ledger, into sums: inout Summing, interrupted: () throws(ShellError) -> Void,
                           keys: (_ tagSet: UnsafeBufferPointer<UInt32>, _ row: Int, _ add: (Int) -> Void) -> Void) throws(ShellError) {
