@@ -230,23 +230,19 @@ enum HistoryFile {
             noteEnd = noteAt
         }
 
-        private mutating func tag(_ t: Int) -> Int {
-            if tagAt[t] < 0 {
-                tagAt[t] = Int32(bytes.count)
-                ledger.tags.withUTF8(UInt32(t)) { HistoryFile.escape($0, into: &bytes) }
-                tagEnd[t] = Int32(bytes.count)
+        /// The length of text `id` of `table` escaped, its spelling made in `bytes` if it was not yet (`at`, `end`).
+        private static func spell(_ id: Int, of table: StringTable, into bytes: inout [UInt8], _ at: inout [Int32], _ end: inout [Int32]) -> Int {
+            if at[id] < 0 {
+                at[id] = Int32(bytes.count)
+                table.withUTF8(UInt32(id)) { HistoryFile.escape($0, into: &bytes) }
+                end[id] = Int32(bytes.count)
             }
-            return Int(tagEnd[t] - tagAt[t])
+            return Int(end[id] - at[id])
         }
 
-        private mutating func note(_ n: Int) -> Int {
-            if noteAt[n] < 0 {
-                noteAt[n] = Int32(bytes.count)
-                ledger.notes.withUTF8(UInt32(n)) { HistoryFile.escape($0, into: &bytes) }
-                noteEnd[n] = Int32(bytes.count)
-            }
-            return Int(noteEnd[n] - noteAt[n])
-        }
+        private mutating func tag(_ t: Int) -> Int { Spellings.spell(t, of: ledger.tags, into: &bytes, &tagAt, &tagEnd) }
+
+        private mutating func note(_ n: Int) -> Int { Spellings.spell(n, of: ledger.notes, into: &bytes, &noteAt, &noteEnd) }
 
         /// The number of bytes a value of `field` takes, its spellings made.
         private mutating func size(_ field: ChangeSet.Field, _ v: UInt32, _ members: UnsafeBufferPointer<UInt32>, _ starts: Offsets.Buffer) -> Int {
