@@ -83,6 +83,10 @@ struct Grouping {
     /// `s`'s at `tagSetKeys[tagSetKeyStart[s]..<tagSetKeyStart[s + 1]]`. Not an array a set: the merchants shape
     /// has a million sets, and allocating an array each was most of a `summary by tag`.
     private var tagSetKeys: [Int32] = [], tagSetKeyStart: [Int32] = []
+    /// By tag, with no two tags rolled up into one and every set of the table held: the sets themselves, for
+    /// each tag's key is then its id (and the empty set's is 0). The merchants shape's million sets took half of
+    /// a `summary by tag` to copy into `tagSetKeys`.
+    private var tagSetsAsKeys: TagSetTable?
     /// By file: the open files' names and each row's id into them.
     private var files: (values: StringTable, ids: [UInt32])?
 
@@ -110,7 +114,12 @@ struct Grouping {
         case .tag:
             var tagKey = [Int](repeating: 0, count: Int(ledger.tags.count) + 1)
             for id in ledger.tags.ids { tagKey[Int(id)] = key(ledger.tags[id], shown: TextSafety.sanitize(ledger.tags[id]), color: nil) }
-            (tagSetKeys, tagSetKeyStart) = Grouping.keysOfSets(ledger.tagSets, tagKey: tagKey, held: ledger.tagSetsHeld(by: rows))
+            let held = ledger.tagSetsHeld(by: rows)
+            if held == nil && tagKey.indices.allSatisfy({ $0 == 0 || tagKey[$0] == $0 }) {
+                tagSetsAsKeys = ledger.tagSets
+            } else {
+                (tagSetKeys, tagSetKeyStart) = Grouping.keysOfSets(ledger.tagSets, tagKey: tagKey, held: held)
+            }
         default: break
         }
     }
@@ -170,19 +179,55 @@ struct Grouping {
         return (keys, starts)
     }
 
-    /// Every tag set's keys as `forEachKey` reads them, as buffers (by tag only).
-    func withTagKeys<R, E: Error>(_ body: (_ starts: UnsafeBufferPointer<Int32>, _ keys: UnsafeBufferPointer<Int32>) throws(E) -> R) throws(E) -> R {
-        try tagSetKeyStart.withUnsafeBufferPointer { (starts) throws(E) in try tagSetKeys.withUnsafeBufferPointer { (keys) throws(E) in try body(starts, keys) } }
+    /// Each tag set's keys, as `forEachKey` reads them, on buffers: the grouping's run of them (`tagSetKeys`), or
+    /// the sets themselves (`tagSetsAsKeys`).
+    struct SetKeys {
+        let starts: UnsafeBufferPointer<Int32>, keys: UnsafeBufferPointer<Int32>
+        let members: UnsafeBufferPointer<UInt32>, memberStarts: Offsets.Buffer?
+        /// The number of sets.
+        let count: Int
+
+        /// Calls `body` with each key of set `s`.
+        @inline(__always)
+        func forEach(_ s: Int, _ body: (Int) -> Void) {
+            if let memberStarts {
+                let from = memberStarts[s], to = memberStarts[s + 1]
+                if from == to { body(0) } else { for k in from..<to { body(Int(members[k])) } }
+            } else {
+                for k in Int(starts[s])..<Int(starts[s + 1]) { body(Int(keys[k])) }
+            }
+        }
+    }
+
+    /// Every tag set's keys (by tag only).
+    func withSetKeys<R, E: Error>(_ body: (SetKeys) throws(E) -> R) throws(E) -> R {
+        try tagSetKeyStart.withUnsafeBufferPointer { (starts) throws(E) in
+            try tagSetKeys.withUnsafeBufferPointer { (keys) throws(E) in
+                guard let sets = tagSetsAsKeys else {
+                    return try body(SetKeys(starts: starts, keys: keys, members: UnsafeBufferPointer(start: nil, count: 0), memberStarts: nil,
+                                            count: max(0, starts.count - 1)))
+                }
+                // (`withMembers` rethrows untyped errors: the body's typed one is carried out in a `Result`.)
+                let result = sets.withMembers { (members, memberStarts) -> Result<R, E> in
+                    do throws(E) {
+                        return .success(try body(SetKeys(starts: starts, keys: keys, members: members, memberStarts: memberStarts, count: sets.count)))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                return try result.get()
+            }
+        }
     }
 
     /// By tag: whether each tag set has a key `marked` marks (by key), read once a set, in one pass over the sets'
     /// keys, so that a pass over rows reads one flag a row.
     func setsWithAKey(_ marked: [Bool]) -> [Bool] {
-        withTagKeys { starts, keys in
+        withSetKeys { keys in
             marked.withUnsafeBufferPointer { marked in
-                (0..<max(0, starts.count - 1)).map { s in
+                (0..<keys.count).map { s in
                     var any = false
-                    for i in Int(starts[s])..<Int(starts[s + 1]) where marked[Int(keys[i])] { any = true; break }
+                    keys.forEach(s) { if marked[$0] { any = true } }
                     return any
                 }
             }
@@ -219,7 +264,12 @@ struct Grouping {
         case .category: body(categoryKey[Int(ledger.category[row])])
         case .tag:
             let s = Int(ledger.tagSet[row])
-            for i in Int(tagSetKeyStart[s])..<Int(tagSetKeyStart[s + 1]) { body(Int(tagSetKeys[i])) }
+            if let sets = tagSetsAsKeys {
+                let tags = sets[UInt32(s)]
+                if tags.isEmpty { body(0) } else { for t in tags { body(Int(t)) } }
+            } else {
+                for i in Int(tagSetKeyStart[s])..<Int(tagSetKeyStart[s + 1]) { body(Int(tagSetKeys[i])) }
+            }
         case .intent: body(Int(ledger.intent[row]))
         case .merchant: body(Int(ledger.merchant[row]))
         case .account: body(Int(ledger.account[row]))
@@ -634,20 +684,15 @@ struct SummaryReport {
         if bySetFrom == 0 || sets <= rows.count / bySetFrom {
             var bySet = Summing(count: sets)
             try sumByKey(rows[...], ledger, into: &bySet, interrupted: session.checkInterrupted) { Int($0[$1]) }
-            first.withTagKeys { starts, keys in
-                for set in 0..<sets where bySet.counts[set] > 0 {
-                    for k in Int(starts[set])..<Int(starts[set + 1]) { sums.add(Int(keys[k]), bySet, set) }
-                }
+            first.withSetKeys { keys in
+                for set in 0..<sets where bySet.counts[set] > 0 { keys.forEach(set) { sums.add($0, bySet, set) } }
             }
             sums.addAll(bySet)
             return bySet
         }
         func byTag(_ part: ArraySlice<Int>, into sums: inout Summing, interrupted: () throws(ShellError) -> Void) throws(ShellError) {
-            try first.withTagKeys { (starts, keys) throws(ShellError) in
-                try sumByKeys(part, ledger, into: &sums, interrupted: interrupted) { tagSet, row, add in
-                    let set = Int(tagSet[row])
-                    for k in Int(starts[set])..<Int(starts[set + 1]) { add(Int(keys[k])) }
-                }
+            try first.withSetKeys { (keys) throws(ShellError) in
+                try sumByKeys(part, ledger, into: &sums, interrupted: interrupted) { tagSet, row, add in keys.forEach(Int(tagSet[row]), add) }
             }
         }
         guard rows.count >= parallelFrom else {
