@@ -174,7 +174,6 @@ public struct LedgerDocument: Sendable {
         /// replaced by `count` bytes, in order), for what names texts in those bytes to follow them; nil when it
         /// makes a new document or edits a text file's.
         public var csvEdits: [(start: Int, end: Int, count: Int)]? {
-            guard editsCSVInPlace else { return nil }
             guard case .csv(let edits) = next else { return nil }
             return edits.map { ($0.start, $0.end, $0.bytes.count) }
         }
