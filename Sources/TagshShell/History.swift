@@ -596,12 +596,16 @@ extension Session {
         }
     }
 
+    /// Whether a save writes a history: there are steps, and none up to here is an import (a saved import ends
+    /// the history: `forgetSavedImports`). Asked by `save` before the write too.
+    var writesHistory: Bool { position > 0 && !steps[0..<position].contains(where: { $0.imported != nil }) }
+
     /// Writes the steps that lead to the file as just saved. `written`: a temporary beside the history that holds
     /// its bytes already (written while the file was, by `save`), renamed into place; it is removed otherwise.
     func writeHistory(path: String, fingerprint: String, written: String? = nil) throws(ShellError) {
         guard let ledger else { return }
         let historyPath = HistoryFile.path(for: path)
-        if position == 0 || steps[0..<position].contains(where: { $0.imported != nil }) {
+        if !writesHistory {
             // (Steps up to a saved import are dropped at the save: `forgetSavedImports`.)
             if let written { FileIO.discardTemporary(written) }
             unlink(historyPath)

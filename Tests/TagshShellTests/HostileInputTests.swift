@@ -181,5 +181,10 @@ struct HostileFileTests {
         t.sourcesSidecar = false
         t.execute("open \(path)")
         #expect(t.steps.count == 3, "\(t.steps.map(\.command))")
+        // Every step undone and saved: no history is left beside the file (`writesHistory`).
+        for _ in 0..<3 { s.execute("undo") }
+        #expect(s.execute("save") == .ok)
+        #expect(!FileManager.default.fileExists(atPath: history))
+        #expect(try temporaries() == [String]())
     }
 }

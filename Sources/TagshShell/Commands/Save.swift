@@ -124,10 +124,9 @@ extension Session {
         let fingerprinted = files.count == 1 && writing.count == 1 && plans[writing[0]].isOwnFile ? writing[0] : nil
         var newFingerprint: String?
         // Then, there too, the history's new bytes, to a temporary beside it, when the save will write them (steps
-        // and none imported: see `writeHistory`): after a `tag all` of a million rows each of its own tag set, the
+        // and none imported: `writesHistory`): after a `tag all` of a million rows each of its own tag set, the
         // history is 100 MB or more, rewritten at every save. Renamed into place in `writeHistory`, or removed.
-        let historyTarget = fingerprinted != nil && position > 0 && !steps[0..<position].contains(where: { $0.imported != nil })
-            ? files.first?.path.map { HistoryFile.path(for: $0) } : nil
+        let historyTarget = fingerprinted != nil && writesHistory ? files.first?.path.map { HistoryFile.path(for: $0) } : nil
         var historyTemporary: String?
         defer { if let t = historyTemporary { FileIO.discardTemporary(t) } }
         do throws(FileError) {
