@@ -71,26 +71,25 @@ enum HistoryFile {
             h = (h << 31) | (h >> 33)
         }
 
-        mutating func add(_ raw: UnsafeRawBufferPointer) {
-            var i = 0
-            if carried > 0 {
-                while carried < 8 && i < raw.count {
-                    carry |= UInt64(raw[i]) << (8 * UInt64(carried))
-                    carried += 1
-                    i += 1
-                }
-                if carried < 8 { return }
+        /// A byte of a word not yet whole; the word, once it is.
+        @inline(__always)
+        private mutating func take(_ b: UInt8) {
+            carry |= UInt64(b) << (8 * UInt64(carried))
+            carried += 1
+            if carried == 8 {
                 word(carry)
                 (carry, carried) = (0, 0)
             }
+        }
+
+        mutating func add(_ raw: UnsafeRawBufferPointer) {
+            var i = 0
+            // The bytes that complete a word the last part began, then whole words, then what is left.
+            while carried > 0 && i < raw.count { take(raw[i]); i += 1 }
             let words = (raw.count - i) / 8
             for k in 0..<words { word(raw.loadUnaligned(fromByteOffset: i + k * 8, as: UInt64.self)) }
             i += words * 8
-            while i < raw.count {
-                carry |= UInt64(raw[i]) << (8 * UInt64(carried))
-                carried += 1
-                i += 1
-            }
+            while i < raw.count { take(raw[i]); i += 1 }
         }
 
         var fingerprint: String {
