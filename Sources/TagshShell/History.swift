@@ -191,21 +191,21 @@ enum HistoryFile {
         // byte: a `tag all` of the `merchants` shape writes 114 MB of them, at every save of the session).
         var spellings = Spellings(ledger)
         ledger.tagSets.withMembers { members, starts in
-        for step in steps {
-            line("S\t\(step.time)\t" + [step.command, step.replay, step.summary].map(escape).joined(separator: "\t"))
-            let c = step.changes
-            out += spellings.changeLines(c, members: members, starts: starts)
-            for t in c.tableChanges {
-                if case .setCategory(let id, let before, let after) = t {
-                    line("T\t\(id)\t" + encode(before) + "\t" + encode(after))
+            for step in steps {
+                line("S\t\(step.time)\t" + [step.command, step.replay, step.summary].map(escape).joined(separator: "\t"))
+                let c = step.changes
+                out += spellings.changeLines(c, members: members, starts: starts)
+                for t in c.tableChanges {
+                    if case .setCategory(let id, let before, let after) = t {
+                        line("T\t\(id)\t" + encode(before) + "\t" + encode(after))
+                    }
                 }
+                for r in step.rules {
+                    line("U\t\(r.index)\t" + (r.before.map { "1" + escape($0.definition) } ?? "0") + "\t"
+                         + (r.after.map { "1" + escape($0.definition) } ?? "0"))
+                }
+                if let s = step.setting { line("V\t" + [s.name, s.before, s.after].map(escape).joined(separator: "\t")) }
             }
-            for r in step.rules {
-                line("U\t\(r.index)\t" + (r.before.map { "1" + escape($0.definition) } ?? "0") + "\t"
-                     + (r.after.map { "1" + escape($0.definition) } ?? "0"))
-            }
-            if let s = step.setting { line("V\t" + [s.name, s.before, s.after].map(escape).joined(separator: "\t")) }
-        }
         }
         if containsUnitSeparatorEscape(out) {
             out.replaceSubrange(0..<magic.utf8.count, with: magicV3.utf8)
