@@ -683,7 +683,7 @@ struct SummaryReport {
         let sets = ledger.tagSets.count
         if bySetFrom == 0 || sets <= rows.count / bySetFrom {
             var bySet = Summing(count: sets)
-            try sumByKey(rows[...], ledger, into: &bySet, interrupted: session.checkInterrupted) { Int($0[$1]) }
+            try sumByKeys(rows[...], ledger, into: &bySet, interrupted: session.checkInterrupted) { tagSet, row, add in add(Int(tagSet[row])) }
             first.withSetKeys { keys in
                 for set in 0..<sets where bySet.counts[set] > 0 { keys.forEach(set) { sums.add($0, bySet, set) } }
             }
@@ -710,14 +710,6 @@ struct SummaryReport {
         for slot in 0..<bound where second.counts[slot] > 0 { sums.add(slot, second, slot) }
         sums.addAll(second)
         return nil
-    }
-
-    /// Adds each of `rows` to its one key (`key(tagSet, row)`) and to all. On buffers, 4,096 rows at a time between
-    /// calls to `interrupted`.
-    @inline(__always)
-    static func sumByKey(_ rows: ArraySlice<Int>, _ ledger: Ledger, into sums: inout Summing, interrupted: () throws(ShellError) -> Void,
-                         key: (UnsafeBufferPointer<UInt32>, Int) -> Int) throws(ShellError) {
-        try sumByKeys(rows, ledger, into: &sums, interrupted: interrupted) { tagSet, row, add in add(key(tagSet, row)) }
     }
 
     /// Adds each of `rows` to each key `keys` gives it and to all, on buffers: each sum an array's element (arrays
