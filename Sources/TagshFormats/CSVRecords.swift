@@ -34,11 +34,14 @@ extension CSVReader {
             ledger.merchants = descriptions
         }
 
+        /// The records an estimate with room to spare (`estimatedRecords`) expects, without the room.
+        static func expected(_ estimate: Int) -> Int { estimate - estimate / 9 }
+
         /// Room for about `n` records in `bytes` bytes: the descriptions, which may be as many as the records,
         /// take no more bytes than the records do (unless a Windows-1252 file's grow as UTF-8: then their text
         /// grows as it would have without the room).
         mutating func reserve(_ n: Int, bytes: Int) {
-            expectedRecords = n - n / 9
+            expectedRecords = RecordState.expected(n)
             ledger.reserveCapacity(n)
             ledger.merchants.reserveCapacity(bytes: bytes, count: n)
             records.reserveCapacity(n)
@@ -76,6 +79,9 @@ extension CSVReader {
         st.reserve(estimatedRecords(from: start.pos, to: n), bytes: n - start.pos)
         if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold,
            let split = lineStart(after: start.pos + (n - start.pos) / 2) {
+            // The first half makes slots for its own descriptions only: the second's are made room for when it
+            // joins, on the other core (`StringTable.merge`), in memory its reading has freed there.
+            st.expectedRecords = RecordState.expected(estimatedRecords(from: start.pos, to: split))
             let secondStart = RecordState(dateFormat: st.dateFormat, dateOrderSettled: st.dateOrderSettled, descriptions: descriptionTable())
             let secondScanner = Scanner(bytes: bytes, pos: split, line: 0, delimiter: start.delimiter)
             let (_, second) = try Parallel.alongside({ () -> (state: RecordState, failed: Diagnostic?) in
