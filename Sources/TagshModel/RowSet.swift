@@ -62,6 +62,21 @@ public struct RowSet: Sendable, Equatable {
         clearTail()
     }
 
+    /// The first word of the rows past about half the set's: where to split it into two halves of about as many
+    /// rows, the first being words `0..<` it.
+    public func halfWord() -> Int {
+        let half = count / 2
+        var seen = 0
+        for (i, w) in words.enumerated() {
+            if seen >= half { return i }
+            seen += w.nonzeroBitCount
+        }
+        return words.count
+    }
+
+    /// How many rows words `words` hold.
+    public func count(inWords words: Range<Int>) -> Int { self.words[words].reduce(0) { $0 + $1.nonzeroBitCount } }
+
     /// The rows in ascending order.
     public var rows: [Int] {
         var result: [Int] = []

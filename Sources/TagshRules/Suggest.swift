@@ -125,9 +125,9 @@ public enum Suggester {
             } catch {
                 continue
             }
-            guard !plan.changedRows.isEmpty else { continue }
+            guard plan.changedCount > 0 else { continue }
             out.append(ProposedRule(rule: rule, reason: "\(m): \(n) transactions; " + reasons.joined(separator: ", "),
-                                    matched: plan.matched, wouldChange: plan.changedRows.count))
+                                    matched: plan.matched, wouldChange: plan.changedCount))
         }
         return out.sorted { ($0.wouldChange, $1.rule.name) > ($1.wouldChange, $0.rule.name) }
     }

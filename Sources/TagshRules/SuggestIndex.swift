@@ -633,7 +633,7 @@ extension SuggestIndex {
                     changed = true
                 }
             }
-            if changed { plan.changedRows.append(row) }
+            if changed { plan.changedCount += 1 }
         }
         plan.stats = [Plan.RuleStats(name: "suggestions", matched: rows.count, sets: [:])]
         return plan

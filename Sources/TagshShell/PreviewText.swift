@@ -7,7 +7,7 @@ import TagshRules
 enum PreviewText {
     static func render(_ plan: Plan, ledger: Ledger, style: Style, limit: Int, maxTags: Int, width: Int? = nil) -> String {
         var out = style.bold("preview " + plan.rules.map(\.name).joined(separator: " ")) + "\n"
-        out += "matches \(plural(plan.matched, "transaction")); \(plan.changedRows.count) would change\n"
+        out += "matches \(plural(plan.matched, "transaction")); \(plan.changedCount) would change\n"
         for field in ChangeSet.Field.allCases {
             guard let d = plan.deltas[field], !d.isEmpty else { continue }
             let shown = d.prefix(8).map { TextSafety.sanitize($0.0) + " ×\($0.1)" }.joined(separator: ", ")
@@ -30,9 +30,9 @@ enum PreviewText {
             out += style.red("cannot take a category (more than two postings, or no expense or income posting): ")
                 + idList(plan.noCategory) + " — apply would refuse\n"
         }
-        guard !plan.changedRows.isEmpty, limit > 0 else { return out }
-        let sample = plan.changedRows.prefix(limit)
-        out += "sample (\(sample.count) of \(plan.changedRows.count)):\n"
+        guard plan.changedCount > 0, limit > 0 else { return out }
+        let sample = plan.changedRows(upTo: limit)
+        out += "sample (\(sample.count) of \(plan.changedCount)):\n"
         // Before values come from the change set; after values too.
         var changesByRow: [Int: [(ChangeSet.Field, UInt32, UInt32)]] = [:]
         let wanted = Set(sample), last = Int32(sample.max() ?? 0)

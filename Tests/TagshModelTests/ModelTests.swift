@@ -331,6 +331,23 @@ struct RowSetTests {
         #expect(!n.contains(1) && n.contains(129))
         #expect(RowSet(rowCount: 130, filled: true).count == 130)
     }
+
+    /// `count(inWords:)` counts the rows of a range of words (64 rows a word); `halfWord` splits the words into two
+    /// runs of about as many rows (a plan's two halves).
+    @Test(arguments: 1...40)
+    func wordsCountAndSplitTheRows(seed: Int) {
+        var rng = SplitMix(seed: UInt64(seed) &* 7919)
+        let rowCount = rng.below(700)
+        let density = rng.pick([0, 2, 30, 90, 100])
+        let set = RowSet(rowCount: rowCount, rows: (0..<rowCount).filter { _ in rng.chance(density) })
+        let words = set.words.count
+        let lo = rng.below(words + 1), hi = lo + rng.below(words - lo + 1)
+        let expected = set.rows.filter { $0 >> 6 >= lo && $0 >> 6 < hi }
+        #expect(set.count(inWords: lo..<hi) == expected.count, "seed \(seed)")
+        let half = set.halfWord()
+        let first = set.count(inWords: 0..<half), second = set.count(inWords: half..<words)
+        #expect(first + second == set.count && first >= set.count / 2 && first - 64 < (set.count + 1) / 2, "seed \(seed)")
+    }
 }
 
 extension Array where Element == UInt32 {

@@ -155,6 +155,9 @@ extension RuleProperties {
         let wrong = actual.indices.first { actual[$0] != expected[$0] }
         #expect(wrong == nil, "seed \(seed), row \(wrong.map { $0 + 1 } ?? 0): \(session.rules.map(\.definition))")
         #expect(plan.changedRows == (0..<before.count).filter { actual[$0] != before.transaction($0) }, "seed \(seed)")
+        #expect(plan.changedCount == plan.changedRows.count, "seed \(seed)")
+        let some = Int.random(in: 0...3, using: &rng)
+        #expect(plan.changedRows(upTo: some) == Array(plan.changedRows.prefix(some)), "seed \(seed)")
         var counted: [(String, Int)] = []
         for row in 0..<before.count {
             let (old, new) = (before.transaction(row).tags, after.transaction(row).tags)
@@ -195,6 +198,7 @@ extension RuleProperties {
         #expect(b.changes.rows == a.changes.rows && b.changes.fields == a.changes.fields, "\(what)")
         #expect(b.changes.before == a.changes.before && b.changes.after == a.changes.after, "\(what)")
         #expect(b.changedRows == a.changedRows && b.matched == a.matched, "\(what)")
+        #expect(b.changedCount == b.changedRows.count && a.changedCount == a.changedRows.count, "\(what)")
         #expect(b.overflow == a.overflow && b.noCategory == a.noCategory, "\(what)")
         for f in ChangeSet.Field.allCases {
             #expect((b.deltas[f] ?? []).map { "\($0.0) \($0.1)" } == (a.deltas[f] ?? []).map { "\($0.0) \($0.1)" }, "\(what): \(f)")

@@ -199,7 +199,7 @@ extension Session {
                 let plan = try Planner.plan(scoped, ledger: &working, selection: [], maxTags: settings.maxTags,
                                             interrupted: interrupted, columnValues: { _ in nil })
                 change = Change(ledger: plan.changes, tables: working)
-                annotated = plan.changedRows.count
+                annotated = plan.changedCount
             } catch .interrupted {
                 throw .interrupted
             } catch {

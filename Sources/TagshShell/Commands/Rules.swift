@@ -33,7 +33,7 @@ extension Commands {
                 let rule = session.rules[i]
                 inv.out.line(rule.definition)
                 let (plan, _) = try inv.plan([rule])
-                inv.out.line("  matches \(plural(plan.matched, "transaction")); \(plan.changedRows.count) would change")
+                inv.out.line("  matches \(plural(plan.matched, "transaction")); \(plan.changedCount) would change")
             } else {
                 var change = Change()
                 change.rules = [RuleEdit(index: i, before: session.rules[i], after: nil)]
