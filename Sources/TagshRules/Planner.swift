@@ -312,8 +312,8 @@ struct RowPass: Sendable {
         }
     }
 
-    /// Plans the rows of `rows` in words `words` (`count` of them) of `ledger`, with room for the changes of `room` rows (the first
-    /// half's, for both: the second's are joined to it).
+    /// Plans the rows of `rows` in words `words` (`count` of them) of `ledger`, with room for the changes of `room`
+    /// rows (the first half's, for both: the second's are joined to it).
     func run(_ rows: RowSet, words: Range<Int>, count: Int, room: Int? = nil, ledger: Ledger, interrupted: () -> Bool) throws(PlanError) -> Result {
         var r = Result(self, rows: count)
         // Room for a change per row matched and field the rules set, as most plans make (untouched room is not
@@ -335,70 +335,70 @@ struct RowPass: Sendable {
             while word != 0 {
                 let row = wi << 6 | word.trailingZeroBitCount
                 word &= word - 1
-                    if r.matched % 4096 == 0 && interrupted() { throw .interrupted }
-                    r.matched += 1
-                    let old = (cat: ledger.category[row], intent: ledger.intent[row], note: ledger.note[row], tags: ledger.tagSet[row])
-                    var new = old
-                    // Per field, the rule that set it last (-1: none); a dictionary per row cost a tenth of a plan.
-                    var setter = SIMD4<Int>(repeating: -1)
-                    for ri in resolved.indices where !multiple || matches[ri].contains(row) {
-                        // (Passed in and out, not captured by a nested function: captured, they were checked for
-                        // exclusive access at run time on every row.)
-                        if let c = resolved[ri].category { override(.category, rule: ri, differs: new.cat != c, &setter, &r.overrideCounts); new.cat = c }
-                        if let i = resolved[ri].intent { override(.intent, rule: ri, differs: new.intent != i, &setter, &r.overrideCounts); new.intent = i }
-                        if let n = resolved[ri].note { override(.note, rule: ri, differs: new.note != n, &setter, &r.overrideCounts); new.note = n }
-                        if resolved[ri].editsTags {
-                            let before = new.tags
-                            if let known = r.tagCache[ri][before] { new.tags = known } else {
-                                // (`had` may be a slice of `made`: it is gone before `made` grows, which would copy it.)
-                                let changed = PendingTagSets.edit(before < base ? ledger.tagSets[before] : r.made[Int(before - base)],
-                                                                  removing: edits[ri].removes, adding: edits[ri].adds, into: &scratch)
-                                if changed {
-                                    new.tags = base + UInt32(r.made.append(scratch))
-                                    r.madeFrom.append(before)
-                                } else {
-                                    new.tags = before
-                                }
-                                r.tagCache[ri][before] = new.tags
+                if r.matched % 4096 == 0 && interrupted() { throw .interrupted }
+                r.matched += 1
+                let old = (cat: ledger.category[row], intent: ledger.intent[row], note: ledger.note[row], tags: ledger.tagSet[row])
+                var new = old
+                // Per field, the rule that set it last (-1: none); a dictionary per row cost a tenth of a plan.
+                var setter = SIMD4<Int>(repeating: -1)
+                for ri in resolved.indices where !multiple || matches[ri].contains(row) {
+                    // (Passed in and out, not captured by a nested function: captured, they were checked for
+                    // exclusive access at run time on every row.)
+                    if let c = resolved[ri].category { override(.category, rule: ri, differs: new.cat != c, &setter, &r.overrideCounts); new.cat = c }
+                    if let i = resolved[ri].intent { override(.intent, rule: ri, differs: new.intent != i, &setter, &r.overrideCounts); new.intent = i }
+                    if let n = resolved[ri].note { override(.note, rule: ri, differs: new.note != n, &setter, &r.overrideCounts); new.note = n }
+                    if resolved[ri].editsTags {
+                        let before = new.tags
+                        if let known = r.tagCache[ri][before] { new.tags = known } else {
+                            // (`had` may be a slice of `made`: it is gone before `made` grows, which would copy it.)
+                            let changed = PendingTagSets.edit(before < base ? ledger.tagSets[before] : r.made[Int(before - base)],
+                                                              removing: edits[ri].removes, adding: edits[ri].adds, into: &scratch)
+                            if changed {
+                                new.tags = base + UInt32(r.made.append(scratch))
+                                r.madeFrom.append(before)
+                            } else {
+                                new.tags = before
                             }
-                            let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
-                            override(.tags, rule: ri, differs: prev >= 0 ? undoesTags[prev][ri] : false, &setter, &r.overrideCounts)
+                            r.tagCache[ri][before] = new.tags
                         }
+                        let prev = setter[Int(ChangeSet.Field.tags.rawValue)]
+                        override(.tags, rule: ri, differs: prev >= 0 ? undoesTags[prev][ri] : false, &setter, &r.overrideCounts)
                     }
-                    // Rules that add a tag and take it away again may make the set the row had.
-                    if multiple && new.tags >= base && r.made[Int(new.tags - base)].elementsEqual(ledger.tagSets[old.tags]) { new.tags = old.tags }
-                    var changed = false
-                    if new.cat != old.cat && ledger.categoryRefusal(row, setting: new.cat) != nil {
-                        r.noCategory.append(row + 1)
-                        new.cat = old.cat
-                    }
-                    if new.cat != old.cat {
-                        r.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
-                        r.pairs[Int(ChangeSet.Field.category.rawValue)].count(old.cat, new.cat)
-                        if case let s = setter[Int(ChangeSet.Field.category.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
-                        changed = true
-                    }
-                    if new.intent != old.intent {
-                        r.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
-                        r.pairs[Int(ChangeSet.Field.intent.rawValue)].count(UInt32(old.intent), UInt32(new.intent))
-                        if case let s = setter[Int(ChangeSet.Field.intent.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
-                        changed = true
-                    }
-                    if new.note != old.note {
-                        r.changes.record(row: row, field: .note, before: old.note, after: new.note)
-                        r.pairs[Int(ChangeSet.Field.note.rawValue)].count(old.note, new.note)
-                        if case let s = setter[Int(ChangeSet.Field.note.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
-                        changed = true
-                    }
-                    if new.tags != old.tags {
-                        r.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
-                        r.pairs[Int(ChangeSet.Field.tags.rawValue)].count(old.tags, new.tags)
-                        if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
-                        let n = r.made.size(of: new.tags, base: base, in: ledger.tagSets)
-                        if n > maxTags && n > ledger.tagSets.size(old.tags) { r.overflow.append(row + 1) }
-                        changed = true
-                    }
-                    if changed { r.changedCount += 1 }
+                }
+                // Rules that add a tag and take it away again may make the set the row had.
+                if multiple && new.tags >= base && r.made[Int(new.tags - base)].elementsEqual(ledger.tagSets[old.tags]) { new.tags = old.tags }
+                var changed = false
+                if new.cat != old.cat && ledger.categoryRefusal(row, setting: new.cat) != nil {
+                    r.noCategory.append(row + 1)
+                    new.cat = old.cat
+                }
+                if new.cat != old.cat {
+                    r.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
+                    r.pairs[Int(ChangeSet.Field.category.rawValue)].count(old.cat, new.cat)
+                    if case let s = setter[Int(ChangeSet.Field.category.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
+                    changed = true
+                }
+                if new.intent != old.intent {
+                    r.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
+                    r.pairs[Int(ChangeSet.Field.intent.rawValue)].count(UInt32(old.intent), UInt32(new.intent))
+                    if case let s = setter[Int(ChangeSet.Field.intent.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
+                    changed = true
+                }
+                if new.note != old.note {
+                    r.changes.record(row: row, field: .note, before: old.note, after: new.note)
+                    r.pairs[Int(ChangeSet.Field.note.rawValue)].count(old.note, new.note)
+                    if case let s = setter[Int(ChangeSet.Field.note.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
+                    changed = true
+                }
+                if new.tags != old.tags {
+                    r.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
+                    r.pairs[Int(ChangeSet.Field.tags.rawValue)].count(old.tags, new.tags)
+                    if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
+                    let n = r.made.size(of: new.tags, base: base, in: ledger.tagSets)
+                    if n > maxTags && n > ledger.tagSets.size(old.tags) { r.overflow.append(row + 1) }
+                    changed = true
+                }
+                if changed { r.changedCount += 1 }
             }
         }
         return r
