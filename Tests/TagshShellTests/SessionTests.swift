@@ -411,7 +411,8 @@ struct CompletionTests {
     }
 
     /// A `tag` refused for max-tags changes nothing a person can see: the tags it would have added are not
-    /// listed, matched or offered (the tag tables grow in place and keep what it interned, as after an undo).
+    /// listed, matched or offered (the tags table grows in place and keeps the names it interned, as after an
+    /// undo; the sets it worked out are not interned at all).
     @Test func aRefusedTagLeavesNothingVisible() throws {
         let sink = BufferSink()
         let s = Session(sink: sink)
@@ -421,7 +422,9 @@ struct CompletionTests {
         let tagsOfOne = s.ledger?.tagNames(0)
         s.execute("set max-tags 2")
         sink.reset()
-        #expect(s.execute("tag 1 +aa1 +bb1 +cc1") != .ok)
+        let sets = s.ledger?.tagSets.count
+        #expect(s.execute("tag 1-40 +aa1 +bb1 +cc1") != .ok)
+        #expect(s.ledger?.tagSets.count == sets)
         #expect(sink.err.contains("nothing tagged"), "\(sink.err)")
         #expect(s.ledger?.tagNames(0) == tagsOfOne)
         sink.reset()
