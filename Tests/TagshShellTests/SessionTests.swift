@@ -700,3 +700,41 @@ struct ChartRunsTests {
             """)
     }
 }
+
+/// `idRanges` writes a TARGET's ids as bytes; here against the `String` it was built from (`oldIdRanges`, kept
+/// here), on runs, gaps, single rows, rows out of order and repeated, and ids of every length.
+struct IdRangesTests {
+    static func oldIdRanges(_ rows: [Int]) -> String {
+        guard !rows.isEmpty else { return "none" }
+        var parts: [String] = []
+        var start = rows[0], last = rows[0]
+        for r in rows.dropFirst() {
+            if r == last + 1 { last = r; continue }
+            parts.append(start == last ? "\(start + 1)" : "\(start + 1)-\(last + 1)")
+            start = r
+            last = r
+        }
+        parts.append(start == last ? "\(start + 1)" : "\(start + 1)-\(last + 1)")
+        return parts.joined(separator: ",")
+    }
+
+    @Test(arguments: 1...200)
+    func writesWhatTheStringsDid(seed: Int) {
+        var rng = SplitMix(seed: UInt64(seed) &* 2_654_435_761)
+        var rows: [Int] = []
+        var row = rng.pick([0, 8, 98, 998, 99_998, 999_999_998, Int.max / 2])
+        for _ in 0..<rng.below(40) {
+            rows.append(row)
+            row += rng.pick([1, 1, 1, 2, 9, 90, 12_345])
+            if rng.chance(5) { row = rng.below(1000) } // out of order, or repeated
+        }
+        #expect(idRanges(rows) == Self.oldIdRanges(rows), "seed \(seed): \(rows)")
+    }
+
+    @Test func examples() {
+        #expect(idRanges([]) == "none")
+        #expect(idRanges([0]) == "1")
+        #expect(idRanges([0, 1, 2, 6, 8, 9, 10, 11]) == "1-3,7,9-12")
+        #expect(idRanges([9, 99, 100, 999_999]) == "10,100-101,1000000")
+    }
+}

@@ -53,6 +53,7 @@ extension Commands {
                                 + "(more than two postings, or no expense or income posting): \(idList(refused.map { $0 + 1 }))")
             }
             var changes = ChangeSet()
+            changes.reserveCapacity(rows.count)
             for row in rows { changes.record(row: row, field: .category, before: ledger.category[row], after: id) }
             try inv.reportCommit(Change(ledger: changes), summary: "category " + (id == 0 ? "none" : ledger.categories[id].name))
         }
@@ -117,6 +118,7 @@ extension Commands {
                          + "add --reassign OTHER (or --reassign none)", span: w.span)
         }
         var changes = ChangeSet()
+        changes.reserveCapacity(rows.count)
         for row in rows { changes.record(row: row, field: .category, before: id, after: target) }
         var deleted = ledger.categories[id]
         deleted.isDeleted = true
