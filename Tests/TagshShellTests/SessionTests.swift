@@ -650,6 +650,17 @@ struct LineEndsTests {
         }
         #expect([UInt8](repeating: 0x0A, count: 24).lineFeeds(before: 24) == 24)
     }
+
+    /// From 4 MB the two halves are counted at once: a feed on either side of the split, or at it, is counted once.
+    @Test func countsLargeBuffersInTwoHalves() {
+        var rng = SplitMix(seed: 82)
+        let alphabet: [UInt8] = [0x0A, 0x8A, 0x41, 0x0D, 0x20, 0x30, 0x0B]
+        let bytes = (0..<((4 << 20) + 4099)).map { _ in alphabet[rng.below(alphabet.count)] }
+        for end in [(4 << 20) - 1, 4 << 20, (4 << 20) + 1, (4 << 20) + 17, bytes.count, bytes.count + 9] {
+            let expected = bytes[0..<min(end, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            #expect(bytes.lineFeeds(before: end) == expected, "end \(end)")
+        }
+    }
 }
 
 /// A chart sums rows in runs of one period (rows mostly come in date order): rows out of date order, months
