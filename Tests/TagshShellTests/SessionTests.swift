@@ -749,3 +749,30 @@ struct IdRangesTests {
         #expect(idRanges([9, 99, 100, 999_999]) == "10,100-101,1000000")
     }
 }
+
+/// A step's command past 100 characters is shown with its middle left out (`shown`): one replayed from the recovery
+/// journal names every id its target took, and `history` printed all of them.
+struct LongStepCommandTests {
+    @Test func historyUndoRedoAndBlameShowItShort() throws {
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.openDemo()
+        let ids = stride(from: 1, through: 401, by: 2).map(String.init).joined(separator: ",")
+        let command = "intent \(ids) want"
+        #expect(s.execute(command) == .ok, "\(sink.err)")
+        #expect(s.steps.last?.command == command)
+        let expected = String(command.prefix(60)) + " … " + String(command.suffix(36))
+        for line in ["history", "blame 1", "undo", "redo"] {
+            sink.reset()
+            s.execute(line)
+            let all = sink.out + sink.err
+            #expect(all.contains(expected) && !all.contains(command), "\(line): \(all)")
+        }
+        sink.reset()
+        s.execute("history --script")
+        #expect(sink.out.contains(command), "--script prints it whole")
+        #expect(shown("intent 1-3 want") == "intent 1-3 want")
+        #expect(shown(String(repeating: "x", count: 100)) == String(repeating: "x", count: 100))
+        #expect(shown(String(repeating: "x", count: 101)).count == 99)
+    }
+}

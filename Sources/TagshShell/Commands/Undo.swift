@@ -3,6 +3,14 @@ import Glibc
 #endif
 import TagshModel
 
+/// A step's command as `undo`, `redo`, `history` and `blame` show it. A step replayed from the recovery journal
+/// names every id its target took (`intent @ want` is replayed as `intent 2-14,16-29,…`): after `recover`, one
+/// `history` printed 185 KB for two steps. Past 100 characters, the middle is left out.
+func shown(_ command: String) -> String {
+    guard command.count > 100 else { return command }
+    return String(command.prefix(60)) + " … " + String(command.suffix(36))
+}
+
 extension Commands {
     static let undo = Command(
         name: "undo", group: .undo, forms: [[.optional([.value("N")])]],
@@ -18,7 +26,7 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
         let steps = try inv.session.undo(n, line: inv.line.trimmingCharacters(in: " \t"))
-        for step in steps { inv.out.note("undid: \(step.command)  [\(step.summary)]") }
+        for step in steps { inv.out.note("undid: \(shown(step.command))  [\(step.summary)]") }
         if steps.count < n { inv.out.note("(\(plural(steps.count, "step")) undone, not \(n): there are no more)") }
     }
 
@@ -30,7 +38,7 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
         let steps = try inv.session.redo(n, line: inv.line.trimmingCharacters(in: " \t"))
-        for step in steps { inv.out.note("redid: \(step.command)  [\(step.summary)]") }
+        for step in steps { inv.out.note("redid: \(shown(step.command))  [\(step.summary)]") }
         if steps.count < n { inv.out.note("(\(plural(steps.count, "step")) redone, not \(n): there are no more)") }
     }
 
@@ -42,7 +50,9 @@ extension Commands {
             applied (undone ones left out), with @ replaced by the ids it stood for, after the settings they \
             depend on. Replaying it on the file as opened, then saving, gives the same file. \
             Steps of earlier sessions (read back from LEDGER.tagsh-history when the file is unchanged since \
-            tagsh saved it) are listed first, with the date of their session.
+            tagsh saved it) are listed first, with the date of their session. A command longer than 100 \
+            characters is shown with its middle left out, here and by undo, redo and blame (a step replayed by \
+            `recover` names every id its target took); --script prints it whole.
             """,
         options: [.init("script", "print the effective steps as a script")],
         examples: ["history", "history --script > cleanup.tagsh"]
@@ -79,7 +89,7 @@ extension Commands {
             if n == session.savedPosition { marks.append("saved") }
             if n > session.position { marks.append("undone") }
             var row: [Table.Cell] = [
-                .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(step.command)),
+                .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(shown(step.command))),
                 .init(String(step.transactionCount)), .init(marks.joined(separator: ", ")),
             ]
             if earlier { row.append(.init(step.isEarlier ? localTime(step.time) : "this one")) }
@@ -113,7 +123,7 @@ extension Commands {
             for n in stride(from: session.position - 1, through: 0, by: -1) {
                 let c = session.steps[n].changes
                 if (0..<c.count).contains(where: { Int(c.rows[$0]) == row && c.fields[$0] == field }) {
-                    origin = "step \(n + 1): \(TextSafety.sanitize(session.steps[n].command))"
+                    origin = "step \(n + 1): \(TextSafety.sanitize(shown(session.steps[n].command)))"
                     break
                 }
             }
