@@ -750,8 +750,8 @@ struct IdRangesTests {
     }
 }
 
-/// A step's command past 100 characters is shown with its middle left out (`shown`): one replayed from the recovery
-/// journal names every id its target took, and `history` printed all of them.
+/// A step's command past 100 characters is shown with its middle left out (`shownCommand`): one replayed from the
+/// recovery journal names every id its target took, and `history` printed all of them.
 struct LongStepCommandTests {
     @Test func historyUndoRedoAndBlameShowItShort() throws {
         let sink = BufferSink()
@@ -771,8 +771,8 @@ struct LongStepCommandTests {
         sink.reset()
         s.execute("history --script")
         #expect(sink.out.contains(command), "--script prints it whole")
-        #expect(shown("intent 1-3 want") == "intent 1-3 want")
-        #expect(shown(String(repeating: "x", count: 100)) == String(repeating: "x", count: 100))
-        #expect(shown(String(repeating: "x", count: 101)).count == 99)
+        #expect(shownCommand("intent 1-3 want") == "intent 1-3 want")
+        #expect(shownCommand(String(repeating: "x", count: 100)) == String(repeating: "x", count: 100))
+        #expect(shownCommand(String(repeating: "x", count: 101)).count == 99)
     }
 }

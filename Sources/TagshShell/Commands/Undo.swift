@@ -6,7 +6,7 @@ import TagshModel
 /// A step's command as `undo`, `redo`, `history` and `blame` show it. A step replayed from the recovery journal
 /// names every id its target took (`intent @ want` is replayed as `intent 2-14,16-29,…`): after `recover`, one
 /// `history` printed 185 KB for two steps. Past 100 characters, the middle is left out.
-func shown(_ command: String) -> String {
+func shownCommand(_ command: String) -> String {
     guard command.count > 100 else { return command }
     return String(command.prefix(60)) + " … " + String(command.suffix(36))
 }
@@ -26,7 +26,7 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
         let steps = try inv.session.undo(n, line: inv.line.trimmingCharacters(in: " \t"))
-        for step in steps { inv.out.note("undid: \(shown(step.command))  [\(step.summary)]") }
+        for step in steps { inv.out.note("undid: \(shownCommand(step.command))  [\(step.summary)]") }
         if steps.count < n { inv.out.note("(\(plural(steps.count, "step")) undone, not \(n): there are no more)") }
     }
 
@@ -38,7 +38,7 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let n = try inv.count(default: 1)
         let steps = try inv.session.redo(n, line: inv.line.trimmingCharacters(in: " \t"))
-        for step in steps { inv.out.note("redid: \(shown(step.command))  [\(step.summary)]") }
+        for step in steps { inv.out.note("redid: \(shownCommand(step.command))  [\(step.summary)]") }
         if steps.count < n { inv.out.note("(\(plural(steps.count, "step")) redone, not \(n): there are no more)") }
     }
 
@@ -89,7 +89,7 @@ extension Commands {
             if n == session.savedPosition { marks.append("saved") }
             if n > session.position { marks.append("undone") }
             var row: [Table.Cell] = [
-                .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(shown(step.command))),
+                .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(shownCommand(step.command))),
                 .init(String(step.transactionCount)), .init(marks.joined(separator: ", ")),
             ]
             if earlier { row.append(.init(step.isEarlier ? localTime(step.time) : "this one")) }
@@ -123,7 +123,7 @@ extension Commands {
             for n in stride(from: session.position - 1, through: 0, by: -1) {
                 let c = session.steps[n].changes
                 if (0..<c.count).contains(where: { Int(c.rows[$0]) == row && c.fields[$0] == field }) {
-                    origin = "step \(n + 1): \(TextSafety.sanitize(shown(session.steps[n].command)))"
+                    origin = "step \(n + 1): \(TextSafety.sanitize(shownCommand(session.steps[n].command)))"
                     break
                 }
             }
