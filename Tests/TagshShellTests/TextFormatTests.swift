@@ -201,6 +201,15 @@ struct TextFormatTests {
         #expect(session2.steps.isEmpty)
         #expect(session2.execute("save") == .ok)
         #expect(try bytes(dir2.appendingPathComponent("edge.beancount")) == bytes(fixtureFolder.appendingPathComponent("edge.beancount")))
+        // Nor a category whose name is no beancount account (a part starting in lower case), however many
+        // transactions take it: checked once per category, on all of them.
+        sink2.reset()
+        #expect(session2.execute("category new coffee-runs") == .ok, "\(sink2.err)")
+        let stepsBefore = session2.steps.count
+        sink2.reset()
+        #expect(session2.execute("category 1,2 coffee-runs") != .ok)
+        #expect(sink2.err.contains("category 'coffee-runs' cannot be a beancount account name"), "\(sink2.err)")
+        #expect(session2.steps.count == stepsBefore)
     }
 
     /// A note of any text (commas, semicolons, quotes) is written where ledger reads it whole, and reads back the same.
