@@ -24,20 +24,22 @@ public struct ChangeSet: Sendable {
 
     // Column-wise storage: 13 bytes a changed field. (Read through the properties below, written here and by
     // `record`, which is inlined into the loops that record a change a row: a call a change, its four appends
-    // checked for room and uniqueness in turn, was 3% of a broad `preview`'s instructions.)
+    // checked for room and uniqueness in turn, was 3% of a broad `preview`'s instructions. The properties are
+    // inlined too: a loop in another module that read `changes.fields[k]` called into this one, and retained and
+    // released the column, for every element, a third of `category @ Food` over 900,000 beancount rows.)
     @usableFromInline var rowStore: [Int32] = []
     @usableFromInline var fieldStore: [Field] = []
     @usableFromInline var beforeStore: [UInt32] = []
     @usableFromInline var afterStore: [UInt32] = []
-    public var rows: [Int32] { rowStore }
-    public var fields: [Field] { fieldStore }
-    public var before: [UInt32] { beforeStore }
-    public var after: [UInt32] { afterStore }
+    @inlinable public var rows: [Int32] { rowStore }
+    @inlinable public var fields: [Field] { fieldStore }
+    @inlinable public var before: [UInt32] { beforeStore }
+    @inlinable public var after: [UInt32] { afterStore }
     public private(set) var tableChanges: [TableChange] = []
 
     public init() {}
 
-    public var count: Int { rows.count }
+    @inlinable public var count: Int { rowStore.count }
     public var isEmpty: Bool { rows.isEmpty && tableChanges.isEmpty }
 
     /// How many distinct transactions the change touches.
