@@ -89,7 +89,8 @@ struct RowOrderTests {
     }
 
     /// `firstInOrder` is a stable sort's first `k`: ties (many, under a coarse key) keep the items' order, whatever
-    /// order the items come in (ascending, descending, at random) and whether it keeps a heap or sorts.
+    /// order the items come in (ascending, descending, at random), whether it keeps a heap or sorts, and whether it
+    /// keeps one heap or one for each half of the items, on two cores.
     @Test func firstInOrderIsTheStableSortsPrefix() {
         var rng = SplitMix(seed: 5)
         let random = (0..<3_000).map { _ in Int.random(in: 0..<40, using: &rng) }
@@ -105,7 +106,12 @@ struct RowOrderTests {
                 }
                 for k in [0, 1, 2, 7, 100, 374, 375, 376, 1_000, 2_999, 3_000, 4_000] {
                     #expect(firstInOrder(k, of: values.indices, by: precedes) == Array(stable.prefix(k)), "\(name), k \(k)")
+                    // Each half's heap on a core of its own, then the first of both: the same.
+                    #expect(firstInOrder(k, of: values.indices, twoCoresFrom: 64, by: precedes) == Array(stable.prefix(k)), "\(name), k \(k), halves")
                 }
+                // Items not from 0, in halves: the second half's positions are the items', not the half's.
+                let tail = 1_000..<values.count
+                #expect(firstInOrder(20, of: tail, twoCoresFrom: 64, by: precedes) == Array(stable.filter { tail.contains($0) }.prefix(20)), "\(name), tail")
             }
         }
     }

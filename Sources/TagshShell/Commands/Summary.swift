@@ -585,12 +585,12 @@ struct SummaryReport {
         if let narrow = magnitudesAtOneScale(keys.lazy.map { net[$0] }) {
             return narrow.withUnsafeBufferPointer { size in
                 keys.withUnsafeBufferPointer { keys in
-                    firstInOrder(limit, of: keys.indices) { size[$0] != size[$1] ? size[$0] > size[$1] : keys[$0] < keys[$1] }
+                    firstInOrder(limit, of: keys.indices, twoCoresFrom: 1 << 16) { size[$0] != size[$1] ? size[$0] > size[$1] : keys[$0] < keys[$1] }
                 }
             }
         }
         let size = keys.map { net[$0].amount?.sizeAtMaxScale ?? 0 }
-        return firstInOrder(limit, of: keys.indices) { (size[$0], keys[$1]) > (size[$1], keys[$0]) }
+        return firstInOrder(limit, of: keys.indices, twoCoresFrom: 1 << 16) { (size[$0], keys[$1]) > (size[$1], keys[$0]) }
     }
 
     /// The sizes of the totals at the largest scale among them (none as 0), when each fits 64 bits; nil when one
@@ -874,7 +874,7 @@ struct SummaryReport {
     /// first, ties by key), in that order; the others are not put in order.
     static func first(_ limit: Int, of lines: [Line], size: (Line) -> Int128) -> [Int] {
         let keyed = lines.map { (size: size($0), key: $0.key ?? 0) }
-        return firstInOrder(limit, of: lines.indices) { (keyed[$0].size, keyed[$1].key) > (keyed[$1].size, keyed[$0].key) }
+        return firstInOrder(limit, of: lines.indices, twoCoresFrom: 1 << 16) { (keyed[$0].size, keyed[$1].key) > (keyed[$1].size, keyed[$0].key) }
     }
 
     /// Periods in date order; other groups largest first (by the size of their net total), ties by key.
