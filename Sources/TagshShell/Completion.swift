@@ -54,6 +54,8 @@ enum Grammar {
             let stop = firstKeyword(ps[(p + 1)...])
             var end = w
             while end < words.count && words[end].lowercased() != stop { end += 1 }
+            // Rule names are names: after `preview tag:none => category`, the word is no rule name's.
+            if case .rule = param, !words[w..<end].allSatisfy(RuleParser.validName) { return [] }
             if end == words.count {
                 return [Expected(parameter: param, target: target, previous: previous)] + match(ps, p + 1, words, end, target: target)
             }
@@ -260,7 +262,8 @@ public struct Completer {
                 case .target:
                     // `{QUERY}`: the query's first term completes as a query term does.
                     c = current.hasPrefix("{") ? queryTerm(String(current.dropFirst()), d).map { "{" + $0 } : []
-                case .value, .rest, .actions, .optional: c = []
+                case .actions: c = actionWord(current, after: positional, d)
+                case .value, .rest, .optional: c = []
                 case .tagEdits:
                     if current.hasPrefix("+") {
                         c = matching(String(current.dropFirst()), d.tags, lead: "+")
@@ -300,6 +303,34 @@ public struct Completer {
             }
         }
         return offer(found)
+    }
+
+    /// A rule's action being typed after `=>` (`words`: the positional words before it): at an action's start its
+    /// names, `+` and `-` every tag (a rule has no target whose tags `-` could offer), after `category` the
+    /// categories or none, after `intent` the intents or none; nothing inside a note, nor once an action has its
+    /// value (a comma starts the next). Before, Tab offered nothing anywhere after `=>`.
+    func actionWord(_ current: String, after words: [String], _ d: CompletionData) -> [String] {
+        guard let arrow = words.firstIndex(of: "=>") else { return [] }
+        var action: [String] = []
+        for w in words[(arrow + 1)...] {
+            if w.hasSuffix(",") { action = [] } else { action.append(w) }
+        }
+        // (A comma inside quotes is part of a name: `"Gifts, etc`.)
+        if current.hasSuffix(","), !current.hasPrefix("\""), !current.hasPrefix("'") { return [] }
+        // Tags may come several to an action, and before its name (`+a -b category Food`), as the parser reads them.
+        let named = action.drop { $0.hasPrefix("+") || $0.hasPrefix("-") }
+        switch named.first?.lowercased() {
+        case nil:
+            if current.hasPrefix("+") { return matching(String(current.dropFirst()), d.tags, lead: "+") }
+            if current.hasPrefix("-") { return matching(String(current.dropFirst()), d.tags, lead: "-") }
+            return matching(current, ["category", "intent", "note"])
+        case "category" where named.count == 1:
+            return (matching(unquote(current), d.categories) + matching(unquote(current), ["none"])).map(quoted)
+        case "intent" where named.count == 1:
+            return matching(current, Intent.allCases.map(\.description) + ["none"])
+        default:
+            return []
+        }
     }
 
     /// A `desc:` or `merchant:` term's completions as names matched in place (nil for any other word).

@@ -400,6 +400,30 @@ struct CompletionTests {
         ("record of|", 2, ["off"]),
         // tags subcommands
         ("tags rename s|", 1, ["subscription"]),
+        // a rule's actions: their names at an action's start, then what each takes
+        ("rule c desc:star => |", 0, ["category", "intent", "note"]),
+        ("rule c desc:star => IN|", 2, ["intent"]),
+        ("rule c desc:star => category g|", 1, ["Groceries", "\"Gifts, etc\""]),
+        ("rule c desc:star => category \"gifts, |", 8, ["\"Gifts, etc\""]),
+        ("rule c desc:star => category n|", 1, ["none"]),
+        ("rule c desc:star => intent w|", 1, ["want"]),
+        ("rule c desc:star => intent |", 0, ["need", "want", "culture", "unexpected", "none"]),
+        ("rule c desc:star => +co|", 3, ["+coffee"]),
+        ("rule c desc:star => category Food, +tr|", 3, ["+trip/lisbon", "+trip/rome"]),
+        ("rule c desc:star => category Food , -s|", 2, ["-subscription"]),
+        ("rule c desc:star => +coffee +tr|", 3, ["+trip/lisbon", "+trip/rome"]),
+        ("rule c desc:star => +coffee category F|", 1, ["Food"]),
+        ("rule c desc:star => +coffee, intent want, c|", 1, ["category"]),
+        // nothing once an action has its value, inside a note, or on a word that ends one
+        ("rule c desc:star => category Food |", 0, []),
+        ("rule c desc:star => category Food, intent want +|", 0, []),
+        ("rule c desc:star => note co|", 0, []),
+        ("rule c desc:star => +coffee,|", 0, []),
+        ("rule c desc:star => nonsense c|", 0, []),
+        // the query before `=>` is still a query
+        ("rule c tag:co|", 6, ["tag:coffee"]),
+        ("preview tag:none => category c|", 1, ["Coffee"]),
+        ("apply tag:none => +sub|", 4, ["+subscription"]),
     ]
 
     @Test(arguments: table)

@@ -37,9 +37,7 @@ extension Commands {
             var id: UInt32 = 0
             if w.text.lowercased() != "none" {
                 guard let found = ledger.categories.id(of: w.text) else {
-                    let names = ledger.categories.liveIDs.map { ledger.categories[$0].name }
-                    let near = names.min { editDistance($0.lowercased(), w.text.lowercased()) < editDistance($1.lowercased(), w.text.lowercased()) }
-                    let hint = near.flatMap { editDistance($0.lowercased(), w.text.lowercased()) <= 2 ? "did you mean '\($0)'? " : nil } ?? ""
+                    let hint = categoryNear(w.text, in: ledger).map { "did you mean '\(TextSafety.sanitize($0))'? " } ?? ""
                     throw ShellError.diagnostic(Diagnostic("no category '\(TextSafety.sanitize(w.text))'", sourceLine: inv.line, span: w.span,
                                                            notes: ["hint: \(hint)`categories` lists them; `category new \(Lexer.quoteForHint(w.text))` creates it"]))
                 }
@@ -165,4 +163,14 @@ extension Commands {
 extension Lexer {
     /// A word as the person would type it back.
     static func quoteForHint(_ s: String) -> String { quote(TextSafety.sanitize(s)) }
+}
+
+/// The category a person most likely meant by `typed`, which names none: the first that begins with it (`Util`
+/// for `Utilities`), else the nearest within two edits (`Grocerys`), ignoring case; nil when none is near.
+func categoryNear(_ typed: String, in ledger: Ledger) -> String? {
+    let t = typed.lowercased()
+    let names = ledger.categories.liveIDs.map { ledger.categories[$0].name }
+    if !t.isEmpty, let started = names.first(where: { $0.lowercased().hasPrefix(t) }) { return started }
+    let near = names.min { editDistance($0.lowercased(), t) < editDistance($1.lowercased(), t) }
+    return near.flatMap { editDistance($0.lowercased(), t) <= 2 ? $0 : nil }
 }

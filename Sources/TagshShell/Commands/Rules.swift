@@ -14,7 +14,10 @@ extension Commands {
             replacing and deleting a rule are undo steps. Rules are kept, when the ledger is saved, where they \
             came from: the sidecar LEDGER.tagsh, or a rules file shared across ledgers and months (`tagsh --rules FILE`, \
             $XDG_CONFIG_HOME/tagsh/rules.tagsh when it exists, or `include FILE` in a sidecar); a new rule goes to \
-            the rules file when there is one, and `rule` says where. A rule's query cannot use @ (the selection is gone when the rule is next applied).
+            the rules file when there is one, and `rule` says where. A rule's query cannot use @ (the selection is gone when the rule is next applied). \
+            A category that does not exist yet is noted when the rule is defined (with the one most likely meant), and \
+            `preview` and `apply` refuse the rule until `category new` makes it. After =>, Tab completes the actions' \
+            names, then a category or an intent, and a tag after + or -.
             """,
         examples: ["rule coffee desc:/starbucks|blue bottle/ => category Food, +coffee, intent want",
                    "rule show coffee", "rule delete coffee"]
@@ -65,6 +68,14 @@ extension Commands {
                 saved = " (kept in \(TextSafety.sanitize(home)) at `save`)"
             }
             inv.out.note((existing == nil ? "defined rule \(rule.name)" : "replaced rule \(rule.name)") + saved)
+            // A category that does not exist yet is said where the rule is typed, not first at its `preview`: the
+            // rule is kept (a rules file shared by ledgers, read quietly, may name one only some of them have).
+            let ledger = try inv.requireLedger()
+            for case .category(let name?) in rule.actions where ledger.categories.id(of: name) == nil {
+                let near = categoryNear(name, in: ledger).map { " (did you mean '\(TextSafety.sanitize($0))'?)" } ?? ""
+                inv.out.note("note: no category '\(TextSafety.sanitize(name))' yet\(near): `preview` and `apply` refuse rule \(rule.name) "
+                             + "until `category new \(Lexer.quoteForHint(name))` creates it")
+            }
         }
     }
 

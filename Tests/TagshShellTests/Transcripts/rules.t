@@ -215,6 +215,23 @@ error: no rule 'nosuchrule' (rules: coffee, groceries, treats, dup-coffee)
           ^^^^^^^^^^
 $ preview desc:x => category Nowhere
 error: rule (ad hoc): no category 'Nowhere' (`category new Nowhere` creates it)
+$ rule groc desc:rewe => category Groc, +weekly
+defined rule groc
+note: no category 'Groc' yet (did you mean 'Groceries'?): `preview` and `apply` refuse rule groc until `category new Groc` creates it
+$ rule groc2 desc:rewe => category Grocerys
+defined rule groc2
+note: no category 'Grocerys' yet (did you mean 'Groceries'?): `preview` and `apply` refuse rule groc2 until `category new Grocerys` creates it
+$ rule groc3 desc:rewe => intent need, category 'Weekly shop'
+defined rule groc3
+note: no category 'Weekly shop' yet: `preview` and `apply` refuse rule groc3 until `category new 'Weekly shop'` creates it
+$ preview groc
+error: rule groc: no category 'Groc' (`category new Groc` creates it)
+$ rule delete groc
+deleted rule groc
+$ rule delete groc2
+deleted rule groc2
+$ rule delete groc3
+deleted rule groc3
 $ apply --all extra
 error: unexpected 'extra'; usage: apply ([RULE...] | QUERY => ACTION, ... | suggestions [QUERY]) [--all] [--min-confidence P] [--fields LIST]
   apply --all extra
