@@ -297,16 +297,22 @@ public enum FileIO {
         }
     }
 
-    /// Renames a temporary written by `writeTemporary` over `path`, then syncs the folder.
-    public static func replace(_ path: String, with temporary: String) throws(FileError) {
+    /// Renames a temporary written by `writeTemporary` over `path`, then syncs the folder (`syncFolder`: false when
+    /// the caller renames another file into the same folder next and syncs it once for both; a folder's sync is a
+    /// journal commit, 50 ms on this machine's disk).
+    public static func replace(_ path: String, with temporary: String, syncFolder: Bool = true) throws(FileError) {
         let target = resolvingLinks(path)
-        let folder = FileIO.folder(of: target)
         if rename(temporary, target) != 0 {
             let error = FileError.fromErrno(path, writing: true)
             unlink(temporary)
             throw error
         }
-        let dfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if syncFolder { FileIO.syncFolder(of: target) }
+    }
+
+    /// Syncs the folder `path` is in, so that the renames made in it last through a crash.
+    public static func syncFolder(of path: String) {
+        let dfd = open(FileIO.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
     }
 

@@ -156,6 +156,13 @@ extension Session {
             if writing.count > 1 { e.note = "nothing was saved: every file is as it was before `save`" }
             throw .file(e)
         }
+        // One file saved to itself, with its history written beside it: the history is renamed into place right
+        // after the file, and the folder synced once for both (a sync after each was two journal commits, 100 ms of
+        // a 250 ms save of a million rows). A crash between the renames leaves a history whose fingerprint is not the
+        // file's, which opening sets aside as stale, as before. (Still before the recovery journal is removed.)
+        let historyBeside = historyTemporary != nil && temporaries.count == 1
+            && historyTarget.map { FileIO.folder(of: FileIO.resolvingLinks($0)) == FileIO.folder(of: FileIO.resolvingLinks(temporaries[0].path)) } == true
+        var historyInPlace = false
         var renamed = 0
         do throws(FileError) {
             // Each file keeps one .bak per session, made just before it is replaced.
@@ -169,8 +176,19 @@ extension Session {
                     try FileIO.backUp(t.path)
                     files[t.file].backedUpPaths.insert(t.path)
                 }
-                try FileIO.replace(t.path, with: t.temporary)
+                try FileIO.replace(t.path, with: t.temporary, syncFolder: !historyBeside)
                 renamed += 1
+            }
+            if historyBeside, let historyTarget, let written = historyTemporary {
+                historyTemporary = nil
+                do throws(FileError) {
+                    try FileIO.replace(historyTarget, with: written)
+                    historyInPlace = true
+                } catch {
+                    // The file is in place (synced now); the history is written again at the end, as when it had no
+                    // temporary, and a failure then is reported there.
+                    FileIO.syncFolder(of: FileIO.resolvingLinks(temporaries[0].path))
+                }
             }
         } catch {
             for t in temporaries.dropFirst(renamed) { FileIO.discardTemporary(t.temporary) }
@@ -244,7 +262,7 @@ extension Session {
                 do throws(FileError) { try ColumnMemory(path: memory).remember(map, header: header) } catch { throw .file(error) }
                 mappingToRemember = nil
             }
-            if let primary = files.first?.path {
+            if let primary = files.first?.path, !historyInPlace {
                 try writeHistory(path: primary, fingerprint: newFingerprint ?? historyFingerprint(),
                                  written: HistoryFile.path(for: primary) == historyTarget ? historyTemporary : nil)
                 historyTemporary = nil
