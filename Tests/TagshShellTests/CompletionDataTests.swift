@@ -251,6 +251,28 @@ struct CompletionDataTests {
         }
     }
 
+    /// A `tag:` or `cat:` Tab makes its words only when they are listed: the bytes `forEachUTF8` writes are those of
+    /// the words `strings` makes, which are each value after the term's head, quoted as `Completer.quoted` quotes it
+    /// (the special words after the list), with the same count and common prefix.
+    @Test func tagAndCategoryWordsReadInPlaceAreTheWordsMade() {
+        let tags = ["coffee", "Coffee-bar", "say \"hi\"", "back\\slash", "semi;colon", "café", "Joe\"\u{301}s", "trip/rome", "nonstop"]
+        let categories = ["Food", "Gifts, etc", "nope", "Noodles"]
+        let completer = Completer(data: { CompletionData(tags: tags, categories: categories) }, listDirectory: { _ in [] })
+        for (text, values) in [("count tag:", tags + ["none", "any"]), ("ls -tag:co", ["coffee", "Coffee-bar"]), ("ls (tag:n", ["nonstop", "none"]),
+                               ("count tag:\"say", ["say \"hi\""]), ("ls cat:", categories + ["none"]), ("ls cat:no", ["nope", "Noodles", "none"]),
+                               ("count tag:x", [])] {
+            let word = String(text.split(separator: " ").last!)
+            let head = String(word.prefix { $0 != ":" }) + ":"
+            let words = completer.complete(text).words
+            let made = words.strings
+            #expect(made == values.map { head + Completer.quoted($0) }, "\(text)")
+            var read: [[UInt8]] = []
+            words.forEachUTF8 { read.append(Array($0)); return true }
+            #expect(read == made.map { Array($0.utf8) } && words.count == made.count, "\(text)")
+            #expect(LineEditor.longestCommonPrefix(words) == LineEditor.characterCommonPrefix(made), "\(text)")
+        }
+    }
+
     /// Names sorted by their words (`MerchantNames.WordIndex`) give a Tab what the scan of every name gives: the
     /// same count, the same words most used first, the same common prefix. Names share stems past eight bytes
     /// (each sort pass reads eight) in both cases, hold spaces or quoting characters (a word quotes them),
