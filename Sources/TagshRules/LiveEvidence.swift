@@ -29,6 +29,8 @@ struct LiveEvidence: Sendable {
     private var groups: NameGroups?
     /// Whether the names are grouped already (given, or read since).
     var namesGrouped: Bool { groups != nil }
+    /// How many groups' tallies are kept (`memo`), for the tests.
+    var keptGroups: Int { memo.count }
     /// Tallies already counted over many rows (`memoRows` or more), until the next change: a bulk plan, or a
     /// `review` going through one merchant's transactions, asks for the same keys again.
     private var memo: [MemoKey: [Tally]] = [:]
@@ -711,6 +713,16 @@ struct LiveEvidence: Sendable {
     /// The merchants with `word` among their significant words (`Suggester.significantWords`).
     mutating func wordGroup(_ word: String, ledger: Ledger) -> [UInt32] { nameGroups(ledger).word(word) }
 
+    /// The significant words whose merchants hold a `scanShare`-th of the ledger's rows or more: those a
+    /// suggestion counts in a pass over the whole ledger (`count(rowsOf:)`).
+    mutating func largeWords(ledger: Ledger) -> [String] {
+        guard scanShare > 0, ledger.count > 0 else { return [] }
+        let groups = byMerchant, keyCount = byMerchant.keyCount
+        return nameGroups(ledger).words(reaching: (ledger.count + scanShare - 1) / scanShare) { m in
+            Int(m) < keyCount ? groups.range(of: m).count : 0
+        }
+    }
+
     /// The merchants grouped by name, read when first needed.
     private mutating func nameGroups(_ ledger: Ledger) -> NameGroups {
         if let groups { return groups }
@@ -861,6 +873,22 @@ public struct NameGroups: Sendable {
     }
 
     func word(_ word: String) -> [UInt32] { members(word, wordNames, wordMembers, otherWords) }
+
+    /// The significant words whose merchants hold `rows` rows or more (`rowsOf`: a merchant's), in the order the
+    /// names were read.
+    func words(reaching rows: Int, rowsOf: (UInt32) -> Int) -> [String] {
+        func reaches(_ members: some Collection<UInt32>) -> Bool {
+            var sum = 0
+            for m in members {
+                sum += rowsOf(m)
+                if sum >= rows { return true }
+            }
+            return false
+        }
+        var out = wordNames.ids.filter { reaches(wordMembers[$0]) }.map { wordNames[$0] }
+        out += otherWords.filter { reaches($0.value) }.map(\.key).sorted()
+        return out
+    }
 
     private func members(_ key: String, _ table: StringTable, _ groups: KeyedGroups, _ other: [String: [UInt32]]) -> [UInt32] {
         guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return other[key] ?? [] }

@@ -624,8 +624,9 @@ extension Session {
             let snapshot = ledger, version = ledgerVersion
             preparedSuggestions = Pending {
                 let groups = NameGroups(snapshot.merchants)
-                return PreparedSuggestions(nameGroups: groups, index: SuggestIndex(ledger: snapshot, nameGroups: groups),
-                                           ledgerVersion: version)
+                var index = SuggestIndex(ledger: snapshot, nameGroups: groups)
+                index.countLargeGroups(ledger: snapshot)
+                return PreparedSuggestions(nameGroups: groups, index: index, ledgerVersion: version)
             }
         }
         let rank = Dictionary(uniqueKeysWithValues: tagOrder.enumerated().map { ($1, $0) })

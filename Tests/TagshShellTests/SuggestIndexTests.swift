@@ -208,6 +208,36 @@ struct SuggestIndexTests {
     }
 
     /// Through changes and their undoing, the index kept current agrees with one counted afresh.
+    /// The words whose merchants hold a `scanShare`-th of the rows, counted beforehand (as the prompt does while it
+    /// waits), are the words that many rows have, and suggest what they suggest when counted as asked: at once,
+    /// and after changes, which reach the tallies kept.
+    @Test(arguments: [51, 52] as [UInt64]) func largeWordsCountedBeforehandSuggestAsWhenAsked(seed: UInt64) throws {
+        var l = SuggestIndexTests.ledger(count: 600, seed: seed)
+        let share = 8
+        var rowsByWord: [String: Int] = [:]
+        for r in 0..<l.count where l.merchant[r] != 0 {
+            for w in Suggester.significantWords(l.merchants[l.merchant[r]]) { rowsByWord[w, default: 0] += 1 }
+        }
+        let large = Set(rowsByWord.filter { $0.value >= (l.count + share - 1) / share }.keys)
+        // Some words are over the line and some under, so that the sum of rows decides.
+        try #require(!large.isEmpty && large.count < rowsByWord.count)
+        var before = SuggestIndex(ledger: l, scanShare: share)
+        var asked = SuggestIndex(ledger: l, scanShare: share)
+        #expect(Set(before.live?.largeWords(ledger: l) ?? []) == large)
+        before.countLargeGroups(ledger: l)
+        #expect(before.live?.keptGroups == large.count && asked.live?.keptGroups == 0)
+        SuggestIndexTests.expectSame(&before, &asked, l)
+        var rng = SplitMix(seed: seed)
+        for _ in 0..<3 {
+            var c = ChangeSet()
+            for _ in 0..<40 { SuggestIndexTests.recordRandomChange(row: Int(rng.next() % UInt64(l.count)), l, &rng, into: &c) }
+            l.apply(c)
+            before.update(c, reverted: false, ledger: l)
+            asked.update(c, reverted: false, ledger: l)
+            SuggestIndexTests.expectSame(&before, &asked, l)
+        }
+    }
+
     @Test(arguments: [5, 6]) func followsChangesAsAFreshIndex(seed: UInt64) {
         var l = SuggestIndexTests.ledger(count: 300, seed: seed)
         var rng = SplitMix(seed: seed)
