@@ -73,9 +73,7 @@ struct SuggestIndexTests {
         #expect(SuggestIndexTests.everything(&split, l) == SuggestIndexTests.everything(&one, l))
         var rng = SplitMix(seed: seed)
         for _ in 0..<3 {
-            var c = ChangeSet()
-            for _ in 0..<40 { SuggestIndexTests.recordRandomChange(row: Int(rng.next() % UInt64(l.count)), l, &rng, into: &c) }
-            l.apply(c)
+            let c = SuggestIndexTests.applyRandomChanges(&l, &rng)
             split.update(c, reverted: false, ledger: l)
             one.update(c, reverted: false, ledger: l)
             let a = SuggestIndexTests.everything(&split, l), b = SuggestIndexTests.everything(&one, l)
@@ -95,9 +93,7 @@ struct SuggestIndexTests {
         var rng = SplitMix(seed: seed)
         for round in 0..<4 {
             if round > 0 {
-                var c = ChangeSet()
-                for _ in 0..<40 { SuggestIndexTests.recordRandomChange(row: Int(rng.next() % UInt64(l.count)), l, &rng, into: &c) }
-                l.apply(c)
+                let c = SuggestIndexTests.applyRandomChanges(&l, &rng)
                 byMerchant.update(c, reverted: false, ledger: l)
                 pass.update(c, reverted: false, ledger: l)
                 passOnTwo.update(c, reverted: false, ledger: l)
@@ -229,9 +225,7 @@ struct SuggestIndexTests {
         SuggestIndexTests.expectSame(&before, &asked, l)
         var rng = SplitMix(seed: seed)
         for _ in 0..<3 {
-            var c = ChangeSet()
-            for _ in 0..<40 { SuggestIndexTests.recordRandomChange(row: Int(rng.next() % UInt64(l.count)), l, &rng, into: &c) }
-            l.apply(c)
+            let c = SuggestIndexTests.applyRandomChanges(&l, &rng)
             before.update(c, reverted: false, ledger: l)
             asked.update(c, reverted: false, ledger: l)
             SuggestIndexTests.expectSame(&before, &asked, l)
@@ -351,6 +345,14 @@ struct SuggestIndexTests {
         let got = live.suggest(row: 7, ledger: l, threshold: 0).map(\.evidence)
         #expect(got == fresh.suggest(row: 7, ledger: l, threshold: 0).map(\.evidence))
         #expect(got.contains { $0.contains("CAFE") })
+    }
+
+    /// Forty random changes of random rows (`recordRandomChange`), applied to `l`; the change set, for the indexes.
+    static func applyRandomChanges(_ l: inout Ledger, _ rng: inout SplitMix) -> ChangeSet {
+        var c = ChangeSet()
+        for _ in 0..<40 { recordRandomChange(row: Int(rng.next() % UInt64(l.count)), l, &rng, into: &c) }
+        l.apply(c)
+        return c
     }
 
     /// Records a random change of one field of `row`: a category, an intent or a tag set of the ledger's.
