@@ -248,10 +248,7 @@ public struct Invocation {
         // A category that does not exist matches nothing by construction: say so rather than count 0.
         if let ledger = session.ledger {
             for name in q.categoryNames where ledger.categories.id(of: name) == nil {
-                let known = ledger.categories.liveIDs.map { ledger.categories[$0].name }
-                let close = known.first { $0.lowercased().hasPrefix(name) }
-                    ?? known.min { editDistance($0.lowercased(), name) < editDistance($1.lowercased(), name) }
-                        .flatMap { editDistance($0.lowercased(), name) <= max(2, name.count / 2) ? $0 : nil }
+                let close = categoryNear(name, in: ledger, edits: max(2, name.count / 2))
                 let at = words.first { $0.text.lowercased().contains(name) && $0.text.lowercased().contains("cat") }
                 // Named as typed (the query holds names lower-cased).
                 let typed = at.flatMap { w in

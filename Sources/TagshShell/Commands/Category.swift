@@ -166,11 +166,12 @@ extension Lexer {
 }
 
 /// The category a person most likely meant by `typed`, which names none: the first that begins with it (`Util`
-/// for `Utilities`), else the nearest within two edits (`Grocerys`), ignoring case; nil when none is near.
-func categoryNear(_ typed: String, in ledger: Ledger) -> String? {
+/// for `Utilities`), else the nearest within `edits` edits (`Grocerys`), ignoring case; nil when none is near.
+/// (A query's `cat:` allows more edits for a longer name: `cat:grocery`.)
+func categoryNear(_ typed: String, in ledger: Ledger, edits: Int = 2) -> String? {
     let t = typed.lowercased()
     let names = ledger.categories.liveIDs.map { ledger.categories[$0].name }
     if !t.isEmpty, let started = names.first(where: { $0.lowercased().hasPrefix(t) }) { return started }
     let near = names.min { editDistance($0.lowercased(), t) < editDistance($1.lowercased(), t) }
-    return near.flatMap { editDistance($0.lowercased(), t) <= 2 ? $0 : nil }
+    return near.flatMap { editDistance($0.lowercased(), t) <= edits ? $0 : nil }
 }
