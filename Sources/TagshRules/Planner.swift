@@ -281,6 +281,16 @@ struct RowPass: Sendable {
             setCounts = [[Int]](repeating: [0, 0, 0, 0], count: pass.resolved.count)
         }
 
+        /// A change of `field` on `row`: recorded, its pair of values counted, and counted for the rule that set
+        /// the field last on the row (`setter`, by field; -1: none).
+        @inline(__always)
+        mutating func record(_ field: ChangeSet.Field, row: Int, _ before: UInt32, _ after: UInt32, setter: SIMD4<Int>) {
+            let f = Int(field.rawValue)
+            changes.record(row: row, field: field, before: before, after: after)
+            pairs[f].count(before, after)
+            if setter[f] >= 0 { setCounts[setter[f]][f] += 1 }
+        }
+
         /// Adds what one rule's pass over the rows after these recorded (`next`): its sets made from a set these
         /// made one from are these ones, the others follow these, in its order; so are its pairs new here. As one
         /// pass over both would have recorded them.
@@ -373,27 +383,19 @@ struct RowPass: Sendable {
                     new.cat = old.cat
                 }
                 if new.cat != old.cat {
-                    r.changes.record(row: row, field: .category, before: old.cat, after: new.cat)
-                    r.pairs[Int(ChangeSet.Field.category.rawValue)].count(old.cat, new.cat)
-                    if case let s = setter[Int(ChangeSet.Field.category.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.category.rawValue)] += 1 }
+                    r.record(.category, row: row, old.cat, new.cat, setter: setter)
                     changed = true
                 }
                 if new.intent != old.intent {
-                    r.changes.record(row: row, field: .intent, before: UInt32(old.intent), after: UInt32(new.intent))
-                    r.pairs[Int(ChangeSet.Field.intent.rawValue)].count(UInt32(old.intent), UInt32(new.intent))
-                    if case let s = setter[Int(ChangeSet.Field.intent.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.intent.rawValue)] += 1 }
+                    r.record(.intent, row: row, UInt32(old.intent), UInt32(new.intent), setter: setter)
                     changed = true
                 }
                 if new.note != old.note {
-                    r.changes.record(row: row, field: .note, before: old.note, after: new.note)
-                    r.pairs[Int(ChangeSet.Field.note.rawValue)].count(old.note, new.note)
-                    if case let s = setter[Int(ChangeSet.Field.note.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.note.rawValue)] += 1 }
+                    r.record(.note, row: row, old.note, new.note, setter: setter)
                     changed = true
                 }
                 if new.tags != old.tags {
-                    r.changes.record(row: row, field: .tags, before: old.tags, after: new.tags)
-                    r.pairs[Int(ChangeSet.Field.tags.rawValue)].count(old.tags, new.tags)
-                    if case let s = setter[Int(ChangeSet.Field.tags.rawValue)], s >= 0 { r.setCounts[s][Int(ChangeSet.Field.tags.rawValue)] += 1 }
+                    r.record(.tags, row: row, old.tags, new.tags, setter: setter)
                     let n = r.made.size(of: new.tags, base: base, in: ledger.tagSets)
                     if n > maxTags && n > ledger.tagSets.size(old.tags) { r.overflow.append(row + 1) }
                     changed = true
