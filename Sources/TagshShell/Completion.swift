@@ -331,6 +331,9 @@ public struct Completer {
         return offer(found)
     }
 
+    /// The intents, then none: what an intent's value may be, in a query or a rule.
+    static let intentWords = Intent.allCases.map(\.description) + ["none"]
+
     /// A rule's action being typed after `=>` (`words`: the positional words before it): at an action's start its
     /// names, `+` and `-` every tag (a rule has no target whose tags `-` could offer), after `category` the
     /// categories or none, after `intent` the intents or none; nothing inside a note, nor once an action has its
@@ -353,7 +356,7 @@ public struct Completer {
         case "category" where named.count == 1:
             return (matching(unquote(current), d.categories) + matching(unquote(current), ["none"])).map(quoted)
         case "intent" where named.count == 1:
-            return matching(current, Intent.allCases.map(\.description) + ["none"])
+            return matching(current, Completer.intentWords)
         default:
             return []
         }
@@ -383,7 +386,7 @@ public struct Completer {
         }
         switch key {
         case "tag", "cat": return listedTermWords(word, d)?.strings ?? []
-        case "intent": return matching(unquote(typed), Intent.allCases.map(\.description) + ["none"]).map { lead + key + ":" + quoted($0) }
+        case "intent": return matching(unquote(typed), Completer.intentWords).map { lead + key + ":" + quoted($0) }
         case "desc", "merchant": return descriptionWords(word, d)?.strings ?? []
         default: return []
         }
