@@ -46,6 +46,8 @@ public struct RowSet: Sendable, Equatable {
     @inlinable
     public mutating func insert(_ row: Int) { words[row >> 6] |= 1 << UInt64(row & 63) }
 
+    public mutating func remove(_ row: Int) { words[row >> 6] &= ~(1 << UInt64(row & 63)) }
+
     public var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
     public var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
 

@@ -73,9 +73,15 @@ public struct SuggestIndex: Sendable {
     /// transactions with a value; kept as counts change, so the field's consistency is always current.
     var agree = [0, 0, 0], agreeTotal = [0, 0, 0]
 
+    /// In `field`, the transactions that agree with their merchant's most common value, and all with a value.
+    mutating func sums(_ field: Field, ledger: Ledger) -> (agree: Int, total: Int) {
+        guard live != nil else { return (agree[field.rawValue], agreeTotal[field.rawValue]) }
+        return live!.sums(field.rawValue, ledger: ledger)
+    }
+
     /// How consistent merchants are in a field (with little history, as consistent as not).
-    func consistency(_ field: Field) -> Double {
-        let (a, t) = live.map { ($0.agree[field.rawValue], $0.agreeTotal[field.rawValue]) } ?? (agree[field.rawValue], agreeTotal[field.rawValue])
+    mutating func consistency(_ field: Field, ledger: Ledger) -> Double {
+        let (a, t) = sums(field, ledger: ledger)
         return (Double(a) + 1) / (Double(t) + 2)
     }
 
@@ -332,8 +338,8 @@ public struct SuggestIndex: Sendable {
                          evidence e: inout RowEvidence) -> [Score] {
         // No transaction has a value in this field (a bank export without categories): there is nothing to find,
         // and looking through merchants alike and words for it counted tens of thousands of rows for each new one.
-        guard (live?.agreeTotal[field.rawValue] ?? agreeTotal[field.rawValue]) > 0 else { return [] }
-        let prior = consistency(field)
+        guard sums(field, ledger: ledger).total > 0 else { return [] }
+        let prior = consistency(field, ledger: ledger)
         let own = inIndex ? SuggestIndex.values(field, row: row, ledger: ledger) : []
         var best: [Score] = []
         // Where each value is in `best`: a word's tags on a large ledger are thousands of values, and finding each
