@@ -159,8 +159,11 @@ public enum Planner {
         // where the table holds more than a set for `rowsPerSet` rows: each half then makes most of the sets anew,
         // and joining them cost the 1M `merchants` shape (a set of its own per row) as much as the second core saved,
         // and 60 MB more.
-        var whole: RowPass.Result
-        do {
+        var whole = RowPass.Result(pass, rows: 0)
+        // Room for a change per row matched and field the rules set, as most plans make (room not written is not
+        // memory in use), written in place (`ChangeSet.Writer`).
+        let perRow = max(1, fieldsSet.filter { $0 }.count)
+        plan.changes = try ChangeSet(room: matched * perRow) { (changes: inout ChangeSet.Writer) throws(PlanError) in
             // (A copy that shares the ledger's storage, let go before the sets are interned: one still held would make
             // the interning copy the tag-set table first. The optimizer lets it go after its last use already; this
             // says so. Measured the same, 1M merchants and generated CSV, three rounds.)
@@ -169,20 +172,24 @@ public enum Planner {
             if rules.count == 1 && matched >= parallelFrom && (!resolved[0].editsTags || Int(base) * rowsPerSet <= matched) {
                 let half = union.halfWord()
                 let firstCount = union.count(inWords: 0..<half)
+                // Each half writes its changes into its own part of the room; the second's then follow the first's.
+                let (firstRoom, secondRoom) = changes.split(at: firstCount * perRow)
                 let (first, second) = try Parallel.alongside({ () -> RowPass.Result in
                     // (Not interrupted: the first half is, and waits for this one.)
-                    (try? pass.run(union, words: half..<words, count: matched - firstCount, ledger: snapshot, interrupted: { false }))
+                    (try? pass.run(union, words: half..<words, count: matched - firstCount, into: secondRoom, ledger: snapshot,
+                                   interrupted: { false }))
                         ?? RowPass.Result(pass, rows: 0)
                 }, { () throws(PlanError) in
-                    try pass.run(union, words: 0..<half, count: firstCount, room: matched, ledger: snapshot, interrupted: interrupted)
+                    try pass.run(union, words: 0..<half, count: firstCount, room: matched, into: firstRoom, ledger: snapshot,
+                                 interrupted: interrupted)
                 })
                 whole = first
                 whole.join(second, pass)
             } else {
-                whole = try pass.run(union, words: 0..<words, count: matched, ledger: snapshot, interrupted: interrupted)
+                whole = try pass.run(union, words: 0..<words, count: matched, into: changes, ledger: snapshot, interrupted: interrupted)
             }
+            changes = whole.changes
         }
-        plan.changes = whole.changes
         plan.changedCount = whole.changedCount
         plan.matched = whole.matched
         plan.noCategory = whole.noCategory
@@ -258,7 +265,7 @@ struct RowPass: Sendable {
 
     /// What a pass over some rows recorded.
     struct Result {
-        var changes = ChangeSet()
+        var changes = ChangeSet.Writer()
         var changedCount = 0
         var matched = 0
         var noCategory: [Int] = []
@@ -311,7 +318,7 @@ struct RowPass: Sendable {
                 next.changes.renumberAfter(.tags, from: pass.base, to)
                 next.pairs[Int(ChangeSet.Field.tags.rawValue)].renumberAfter(from: pass.base, to)
             }
-            changes.append(contentsOf: next.changes)
+            changes.append(next.changes)
             changedCount += next.changedCount
             matched += next.matched
             noCategory += next.noCategory
@@ -322,14 +329,13 @@ struct RowPass: Sendable {
         }
     }
 
-    /// Plans the rows of `rows` in words `words` (`count` of them) of `ledger`, with room for the changes of `room`
-    /// rows (the first half's, for both: the second's are joined to it).
-    func run(_ rows: RowSet, words: Range<Int>, count: Int, room: Int? = nil, ledger: Ledger, interrupted: () -> Bool) throws(PlanError) -> Result {
+    /// Plans the rows of `rows` in words `words` (`count` of them) of `ledger`, writing the changes with `changes`
+    /// (room for a change per row and field set), with room for the sets made of `room` rows (the first half's,
+    /// for both: the second's are joined to it).
+    func run(_ rows: RowSet, words: Range<Int>, count: Int, room: Int? = nil, into changes: ChangeSet.Writer, ledger: Ledger,
+             interrupted: () -> Bool) throws(PlanError) -> Result {
         var r = Result(self, rows: count)
-        // Room for a change per row matched and field the rules set, as most plans make (untouched room is not
-        // memory in use): grown one append at a time, the change set was moved some twenty times over a million
-        // rows; with room for one field, a rule setting two moved it once more, a tenth of its preview.
-        r.changes.reserveCapacity((room ?? count) * max(1, fieldsSet.filter { $0 }.count))
+        r.changes = changes
         if count >= 4096, let most = edits.map({ $0.adds.count }).max(), resolved.contains(where: \.editsTags) {
             let mean = base > 1 ? ledger.tagSets.memberCount / Int(base - 1) : 0
             let sets = min(room ?? count, Int(base)) // (a rule makes at most a set from each set it meets)

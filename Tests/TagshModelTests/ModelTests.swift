@@ -475,3 +475,53 @@ struct ChangeSetWriteTests {
         #expect(ChangeSet.Field.allCases.allSatisfy { f in (0..<6).allSatisfy { m.value(f, row: $0) == 0 } })
     }
 }
+
+/// A change set written in place (`ChangeSet.Writer`), in two parts of its room as a plan's halves write it, holds
+/// what recording the same changes in order gives: the second part's changes follow the first's, whatever room the
+/// first left unwritten; a change to the same value is dropped; and a failed fill gives no change set.
+struct ChangeSetWriterTests {
+    struct Failed: Error {}
+
+    typealias Change = (row: Int, field: ChangeSet.Field, before: UInt32, after: UInt32)
+
+    static func recorded(_ changes: [Change], into w: inout ChangeSet.Writer) {
+        for c in changes { w.record(row: c.row, field: c.field, before: c.before, after: c.after) }
+    }
+
+    /// `n` changes from `row`, of each field in turn from `field`, to values from `value`.
+    static func changes(_ n: Int, row: Int, field: Int, value: UInt32) -> [Change] {
+        (0..<n).map { i -> Change in
+            let f: ChangeSet.Field = ChangeSet.Field.allCases[(field + i) % 4]
+            return (row + i, f, UInt32(i), value + UInt32(i))
+        }
+    }
+
+    @Test(arguments: [0, 1, 5, 9]) func twoPartsJoinedAreTheChangesInOrder(firstWrites: Int) throws {
+        let first = Self.changes(firstWrites, row: 0, field: 0, value: 100)
+        let second = Self.changes(7, row: 50, field: 1, value: 200)
+        // One change to the same value, dropped, in each part.
+        let same: Change = (40, .tags, 3, 3)
+        let joined = ChangeSet(room: 20) { (w: inout ChangeSet.Writer) in
+            var (a, b) = w.split(at: 10)
+            Self.recorded(first + [same], into: &a)
+            Self.recorded([same] + second, into: &b)
+            #expect(a.count == firstWrites && b.count == 7)
+            a.append(b)
+            w = a
+        }
+        var expected = ChangeSet()
+        for c in first + second { expected.record(row: c.row, field: c.field, before: c.before, after: c.after) }
+        #expect(joined.rows == expected.rows && joined.fields == expected.fields)
+        #expect(joined.before == expected.before && joined.after == expected.after)
+        #expect(joined.count == firstWrites + 7)
+    }
+
+    @Test func aFailedFillGivesNoChangeSet() {
+        #expect(throws: Failed.self) {
+            _ = try ChangeSet(room: 4) { (w: inout ChangeSet.Writer) throws(Failed) in
+                w.record(row: 1, field: .note, before: 0, after: 1)
+                throw Failed()
+            }
+        }
+    }
+}
