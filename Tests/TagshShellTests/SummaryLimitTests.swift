@@ -128,14 +128,18 @@ struct KeptLinesTests {
         func describe(_ l: SummaryReport.Line) -> String { "\(l.key.map(String.init) ?? "-") \(SummaryFastPathTests.describe(l.group))" }
         for d in [TagshShell.Dimension.merchant, .category, .account, .intent] {
             let grouping = Grouping(d, ledger: ledger, depth: nil)
+            // The keys' totals summed on one core, and split between two from the second key on.
             for limit in [1, 3, 10, 39, 100] {
-                let got = try #require(try SummaryReport.keptLines(rows, grouping, ledger, limit: limit, session: session, twoPassesFrom: 0))
-                let byKey = try #require(try SummaryReport.keptLinesByKey(rows, grouping, ledger, limit: limit, session: session))
-                let what = "\(d) --limit \(limit)"
-                #expect(describe(got.all) == describe(byKey.all), "\(what)")
-                #expect(got.lines.map(describe) == byKey.lines.map(describe), "\(what)")
-                #expect(describe(got.others) == describe(byKey.others), "\(what)")
-                #expect(got.folded == byKey.folded, "\(what)")
+                for twoCoresFrom in [Int.max, 2] {
+                    let got = try #require(try SummaryReport.keptLines(rows, grouping, ledger, limit: limit, session: session, twoPassesFrom: 0,
+                                                                       twoCoresFrom: twoCoresFrom))
+                    let byKey = try #require(try SummaryReport.keptLinesByKey(rows, grouping, ledger, limit: limit, session: session))
+                    let what = "\(d) --limit \(limit)\(twoCoresFrom == 2 ? ", two cores" : "")"
+                    #expect(describe(got.all) == describe(byKey.all), "\(what)")
+                    #expect(got.lines.map(describe) == byKey.lines.map(describe), "\(what)")
+                    #expect(describe(got.others) == describe(byKey.others), "\(what)")
+                    #expect(got.folded == byKey.folded, "\(what)")
+                }
             }
         }
     }
