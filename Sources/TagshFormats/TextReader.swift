@@ -37,6 +37,8 @@ struct TextReader {
     let currentYear = Day.today.components.year
     /// Ledger's `--input-date-format FMT` line in a journal: how its dates are written (and whether they lack the year).
     var inputDateFormat: (format: DateFormat, needsYear: Bool)?
+    /// The decimal marks declared so far (`PostingAmount.Marks`), and beancount's rule for commas.
+    var marks: PostingAmount.Marks
 
     /// Raw account text → (is an expense/income account, category id, account id).
     var rawAccounts = StringTable()
@@ -54,6 +56,7 @@ struct TextReader {
         self.options = options
         self.load = load
         layout = TextLayout(dialect: dialect, files: [])
+        marks = PostingAmount.Marks(beancount: dialect == .beancount)
     }
 
     mutating func finish(mainBytes: [UInt8], format: LedgerFormat) -> LoadedLedger {
@@ -97,7 +100,11 @@ struct TextReader {
     /// half ended exactly at the split (no `comment` block ran over it) with no year, date format or pushed tag
     /// in force. Returns where reading goes on.
     mutating func readInHalves(_ b: UnsafeBufferPointer<UInt8>, split: Int, path: String) throws(Diagnostic) -> (pos: Int, line: Int) {
-        let secondReader = TextReader(dialect: dialect, options: options, load: load)
+        var secondReader = TextReader(dialect: dialect, options: options, load: load)
+        // The decimal marks the lines before the first transaction declare, where a journal declares them: the
+        // second half reads with those, and is kept only if the first half ended with no others.
+        let headMarks = dialect == .journal ? TextReader.declaredMarks(beforeTransactionsOf: b) : marks
+        secondReader.marks = headMarks
         let (first, second) = try Parallel.alongside({ () -> (reader: TextReader, end: (pos: Int, line: Int), failed: Diagnostic?) in
             var reader = secondReader
             reader.reserve((b.count - split) / 110)
@@ -108,7 +115,9 @@ struct TextReader {
                 return (reader, (b.count, 1), error)
             }
         }, { () throws(Diagnostic) in try readBlocks(b, from: 0, line: 1, limit: split, fileIndex: 0, path: path) })
-        guard first.pos == split, defaultYear == nil, inputDateFormat == nil, pushed.isEmpty else { return (first.pos, first.line) }
+        guard first.pos == split, defaultYear == nil, inputDateFormat == nil, pushed.isEmpty, marks == headMarks else {
+            return (first.pos, first.line)
+        }
         if var error = second.failed {
             error.line = error.line.map { $0 + first.line - 1 }
             throw error
@@ -139,6 +148,27 @@ struct TextReader {
         hledgerStyle += other.hledgerStyle
         unknownAmounts += other.unknownAmounts
         timeclockLines += other.timeclockLines
+    }
+
+    /// The decimal marks a journal's lines declare before its first transaction (a line starting with a digit).
+    static func declaredMarks(beforeTransactionsOf b: UnsafeBufferPointer<UInt8>) -> PostingAmount.Marks {
+        var marks = PostingAmount.Marks()
+        var lines: [String] = []
+        var p = 0
+        while p < b.count, !(b[p] >= 0x30 && b[p] <= 0x39) {
+            var e = p
+            while e < b.count && b[e] != 0x0A { e += 1 }
+            let line = String(decoding: UnsafeBufferPointer(rebasing: b[p..<e]), as: UTF8.self)
+            if line.first == " " || line.first == "\t" {
+                lines.append(line)
+            } else {
+                marks.note(lines)
+                lines = [line]
+            }
+            p = e + 1
+        }
+        marks.note(lines)
+        return marks
     }
 
     /// The start of the first transaction line (a line starting with a digit) after the middle, within 1 MB.
@@ -227,6 +257,9 @@ struct TextReader {
                     continue
                 }
                 if let year = JournalFormat.yearDirective(line) { defaultYear = year }
+                if line.hasPrefix("commodity") || line.hasPrefix("decimal-mark") || line.hasPrefix("D ") || line.hasPrefix("D\t") {
+                    marks.note(lines.map { text($0.start, $0.end) })
+                }
                 if JournalFormat.isTimeclock(line) { timeclockLines += 1 }
                 if line.hasPrefix("--input-date-format ") {
                     let pattern = String(line.dropFirst(20)).trimmingCharacters(in: " \t")
@@ -467,19 +500,23 @@ struct TextReader {
                 while e < range.upperBound && b[e] != 0x40 && b[e] != 0x3D && b[e] != 0x7B { e += 1 }
                 while e > p && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
                 let field = UnsafeBufferPointer(rebasing: b[p..<e])
-                // The bank-style reader is the fast path; it does not know expressions or quoted commodities.
-                if e > p && !field.contains(0x22) && b[p] != 0x28 && b[p] != 0x5B, let parsed = AmountParser.parse(field, decimalComma: false) {
+                // The bank-style reader is the fast path, where it reads the amount as `PostingAmount.read` would
+                // (`54,20 EUR` is 54.20 to ledger and hledger, an error to bean-check; `1,000 EUR` is 1000, or 1.000
+                // where a decimal comma is declared).
+                if e > p, let parsed = PostingAmount.quick(field, marks: marks) {
                     amount = parsed.amount
                     symbol = parsed.symbol
                 } else if e > p {
                     let amountText = String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
-                    switch PostingAmount.read(amountText) {
+                    switch PostingAmount.read(amountText, marks: marks) {
                     case .amount(let a, let s):
                         amount = a
                         symbol = s
                     case .unknown: unknownAmounts += 1
                     case .invalid:
-                        throw amountDiagnostic("cannot read the amount '\(amountText)'", b, line, range, lineNumber + index, path)
+                        let hint = dialect == .beancount && field.contains(0x2C)
+                            ? ": beancount writes a comma only between groups of three digits (1,234.56)" : ""
+                        throw amountDiagnostic("cannot read the amount '\(amountText)'\(hint)", b, line, range, lineNumber + index, path)
                     }
                 }
             }

@@ -33,6 +33,12 @@ struct TextParallelReadTests {
             + extra + "    Assets:Checking\n"
     }
 
+    /// A journal transaction whose amount has one comma and three digits after it: `1,234 EUR` is 1234 unless a
+    /// decimal comma is declared, then 1.234.
+    static func commaJournal(_ i: Int) -> String {
+        "\(date(i)) \(payees[i % 5])\n    Expenses:\(categories[i % 4])  \(i % 97),\(100 + i % 899) EUR\n    Assets:Checking\n"
+    }
+
     static func beancount(_ i: Int) -> String {
         let tags = ["", " #coffee", " #trip-paris #work", ""][i % 4]
         let meta = i % 7 == 0 ? "  intent: \"want\"\n" : ""
@@ -84,6 +90,12 @@ struct TextParallelReadTests {
          }),
         ("an open directive after the split", .beancount,
          file(prologue: "2000-01-01 open Assets:Checking\n\n", special: ["2001-01-01 open Expenses:Late\n"], at: 0.8) { beancount($0) }),
+        // Decimal marks declared: before the transactions (both halves read with them), after the split (the second
+        // half reads its later lines with it), and between transactions before the split (read on one core).
+        ("a decimal comma declared before the transactions", .journal,
+         file(prologue: "commodity EUR\n    format 1.000,00 EUR\n\n") { commaJournal($0) }),
+        ("a decimal comma declared after the split", .journal, file(special: ["decimal-mark ,\n"], at: 0.7) { commaJournal($0) }),
+        ("a decimal comma declared before the split", .journal, file(special: ["commodity 1.000,00 EUR\n"], at: 0.3) { commaJournal($0) }),
     ]
 
     @Test(arguments: cases.map(\.0))
@@ -127,6 +139,18 @@ struct TextParallelReadTests {
         // A tag pushed before the split reaches rows after it.
         if case .success(let loaded) = Self.read(Self.cases[10].2, format: .beancount, parallel: true) {
             #expect(loaded.ledger.tagNames(loaded.ledger.count - 1).contains("holiday"))
+        }
+        // Each declaration reads the amounts after it as decimals, and only those.
+        for (name, declaredFrom) in [("before the transactions", 0.0), ("after the split", 0.7), ("before the split", 0.3)] {
+            let found = Self.cases.first { $0.0 == "a decimal comma declared " + name }
+            guard let found, case .success(let loaded) = Self.read(found.2, format: .journal, parallel: true) else {
+                Issue.record("no case \(name)")
+                continue
+            }
+            let l = loaded.ledger
+            let decimals = (0..<l.count).filter { l.amountScale[$0] == 3 }.count
+            let expected = Double(l.count) * (1 - declaredFrom)
+            #expect(abs(Double(decimals) - expected) < Double(l.count) * 0.01, "\(name): \(decimals) of \(l.count) read as decimals")
         }
         // The included file's transaction is read where the include stands.
         if case .success(let loaded) = Self.read(Self.cases[5].2, format: .journal, parallel: true) {
