@@ -138,7 +138,8 @@ extension LedgerDocument {
         for (k, tr) in transactions.enumerated() {
             if k > 0 { out += eol }
             let date = tr.day.description.replacingDashes(with: separator)
-            let amount = tr.amount.formatted(grouping: false, minimumScale: 2)
+            var amount = tr.amount.formatted(grouping: false, minimumScale: 2)
+            if t.dialect == .journal && t.decimalComma { amount = amount.replacingDots(with: ",") }
             let money: String
             switch t.dialect {
             case .journal:

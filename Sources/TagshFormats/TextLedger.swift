@@ -26,6 +26,11 @@ public struct TextLayout: Sendable {
     public var declarationInsertAt = 0
     /// The line ending of the main file.
     public var lineEnding: [UInt8] = [0x0A]
+    /// Whether the first amount with decimals is written with a decimal comma (`54,20 EUR`): a journal's new
+    /// transactions (an import) are written so.
+    public var decimalComma = false
+    /// Whether an amount with decimals has been read yet (`decimalComma` is settled by the first).
+    var decimalMarkSeen = false
     /// Beancount: tags a row gets from `pushtag` (lower-cased), which are not on its own line.
     public var pushedTags: [Int: Set<String>] = [:]
     /// The main file's `include` paths that are relative to its folder, as written: a copy of the main file in

@@ -144,6 +144,7 @@ struct TextReader {
         layout.rowEnd += other.layout.rowEnd
         layout.declaredAccounts.formUnion(other.layout.declaredAccounts)
         if other.declaresAccounts { layout.declarationInsertAt = other.layout.declarationInsertAt }
+        if !layout.decimalMarkSeen { (layout.decimalMarkSeen, layout.decimalComma) = (other.layout.decimalMarkSeen, other.layout.decimalComma) }
         ledgerStyle += other.ledgerStyle
         hledgerStyle += other.hledgerStyle
         unknownAmounts += other.unknownAmounts
@@ -519,6 +520,11 @@ struct TextReader {
                         throw amountDiagnostic("cannot read the amount '\(amountText)'\(hint)", b, line, range, lineNumber + index, path)
                     }
                 }
+            }
+            if !layout.decimalMarkSeen, let a = amount, a.scale > 0, let range = span.amount {
+                // The file's decimal mark: the last mark of the first amount with decimals.
+                layout.decimalMarkSeen = true
+                layout.decimalComma = b[range].last { $0 == 0x2C || $0 == 0x2E } == 0x2C
             }
             postingCount += 1
             var addsToOthers = true

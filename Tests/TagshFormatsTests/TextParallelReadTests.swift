@@ -118,7 +118,7 @@ struct TextParallelReadTests {
             #expect(l1.rowFile == l2.rowFile && l1.rowStart == l2.rowStart && l1.rowEnd == l2.rowEnd)
             #expect(l1.files.map(\.path) == l2.files.map(\.path))
             #expect(l1.declaredAccounts == l2.declaredAccounts && l1.declarationInsertAt == l2.declarationInsertAt)
-            #expect(l1.tagStyle == l2.tagStyle && l1.pushedTags == l2.pushedTags)
+            #expect(l1.tagStyle == l2.tagStyle && l1.pushedTags == l2.pushedTags && l1.decimalComma == l2.decimalComma)
         case (.failure(let e1), .failure(let e2)):
             #expect(e1 == e2)
         case (let a, let b):

@@ -541,6 +541,25 @@ extension MonthlyLoopTests {
               Income:Unknown
 
             """),
+        ("comma.journal", """
+            commodity EUR
+                format 1.000,00 EUR
+
+            2024-01-02 CAFE
+                Expenses:Food  3,00 EUR
+                Assets:Bank
+            """, """
+
+
+            2024-01-09 BAKERY "NORD"
+                Assets:Bank  -2,40 EUR
+                Expenses:Unknown
+
+            2024-01-10 REFUND
+                Assets:Bank  5,00 EUR
+                Income:Unknown
+
+            """),
         ("ledger.csv", "Date;Text;Betrag\n02.01.2024;CAFE;-3,00\n", "09.01.2024;\"BAKERY \"\"NORD\"\"\";-2,40\n10.01.2024;REFUND;5,00\n"),
     ])
     func importAppendsInTheFilesOwnStyle(name: String, original: String, appended: String) throws {
