@@ -95,7 +95,7 @@ extension Commands {
         var working = ledger
         let id = working.categories.add(hidden)
         changes.record(.setCategory(id: id, before: hidden, after: category))
-        try inv.reportCommit(Change(ledger: changes, tables: working), summary: "category new \(name)")
+        try inv.reportCommit(Change(ledger: changes, tables: working), summary: "category \(name) created")
     }
 
     static func categoryDelete(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
@@ -121,7 +121,7 @@ extension Commands {
         var deleted = ledger.categories[id]
         deleted.isDeleted = true
         changes.record(.setCategory(id: id, before: ledger.categories[id], after: deleted))
-        try inv.reportCommit(Change(ledger: changes), summary: "category delete \(ledger.categories[id].name)")
+        try inv.reportCommit(Change(ledger: changes), summary: "category \(ledger.categories[id].name) deleted")
     }
 
     static func categoryRename(_ inv: inout Invocation, _ ledger: Ledger) throws(ShellError) {
@@ -137,7 +137,7 @@ extension Commands {
         renamed.name = name
         var changes = ChangeSet()
         changes.record(.setCategory(id: id, before: ledger.categories[id], after: renamed))
-        try inv.reportCommit(Change(ledger: changes), summary: "category rename \(old) → \(name)")
+        try inv.reportCommit(Change(ledger: changes), summary: "category \(old) renamed to \(name)")
     }
 
     /// A new category name, trimmed: 1 to 64 characters, no line breaks or `;`.

@@ -83,7 +83,7 @@ hint: did you mean 'Food'? `categories` lists them; `category new fod` creates i
 $ category 3 none
 category none: 1 transaction changed
 $ category new Gifts --color #ff8800 --icon G
-category new Gifts
+category Gifts created
 $ category new Gifts
 error: category 'Gifts' already exists
   category new Gifts
@@ -99,7 +99,7 @@ error: unknown colour 'mauve': use #rrggbb or one of black, red, green, yellow, 
 $ category 4 gifts
 category Gifts: 1 transaction changed
 $ category rename Gifts Presents
-category rename Gifts → Presents
+category Gifts renamed to Presents
 $ category rename Food Essen
 error: 'Food' is a default category and cannot be renamed
   category rename Food Essen
@@ -121,7 +121,7 @@ error: no other category 'Nonsense' to reassign to
   category delete Presents --reassign Nonsense
                                       ^^^^^^^^
 $ category delete Presents --reassign none
-category delete Presents: 1 transaction changed
+category Presents deleted: 1 transaction changed
 $ categories
 CATEGORY       KIND     COUNT  COLOR
 Food           default      1  orange
@@ -251,10 +251,10 @@ $ undo 100
 undid: tags delete uncategorised  [tags delete uncategorised (1 transaction)]
 undid: tags rename checked rent  [tags rename checked → rent (4 transactions)]
 undid: tags rename reviewed checked  [tags rename reviewed → checked (4 transactions)]
-undid: category delete Presents --reassign none  [category delete Presents (1 transaction)]
-undid: category rename Gifts Presents  [category rename Gifts → Presents]
+undid: category delete Presents --reassign none  [category Presents deleted (1 transaction)]
+undid: category rename Gifts Presents  [category Gifts renamed to Presents]
 undid: category 4 gifts  [category Gifts (1 transaction)]
-undid: category new Gifts --color #ff8800 --icon G  [category new Gifts]
+undid: category new Gifts --color #ff8800 --icon G  [category Gifts created]
 undid: category 3 none  [category none (1 transaction)]
 undid: category 3 Food  [category Food (1 transaction)]
 undid: note 3 with Anna  [note set (1 transaction)]
@@ -290,10 +290,10 @@ redid: note 2 ""  [note cleared (1 transaction)]
 redid: note 3 with Anna  [note set (1 transaction)]
 redid: category 3 Food  [category Food (1 transaction)]
 redid: category 3 none  [category none (1 transaction)]
-redid: category new Gifts --color #ff8800 --icon G  [category new Gifts]
+redid: category new Gifts --color #ff8800 --icon G  [category Gifts created]
 redid: category 4 gifts  [category Gifts (1 transaction)]
-redid: category rename Gifts Presents  [category rename Gifts → Presents]
-redid: category delete Presents --reassign none  [category delete Presents (1 transaction)]
+redid: category rename Gifts Presents  [category Gifts renamed to Presents]
+redid: category delete Presents --reassign none  [category Presents deleted (1 transaction)]
 redid: tags rename reviewed checked  [tags rename reviewed → checked (4 transactions)]
 redid: tags rename checked rent  [tags rename checked → rent (4 transactions)]
 redid: tags delete uncategorised  [tags delete uncategorised (1 transaction)]
