@@ -101,6 +101,11 @@ enum PostingAmount {
         var sinceComma = 0
         while i < field.count {
             let c = field[i]
+            // (A space between digits groups them, as `number` reads it; the bank-style reader skips it.)
+            if c == 0x20 && !marks.beancount && field[i - 1] &- 0x30 < 10 && i + 1 < field.count && field[i + 1] &- 0x30 < 10 {
+                i += 1
+                continue
+            }
             if c &- 0x30 < 10 {
                 digitsAfter += 1
                 sinceComma += 1
@@ -121,6 +126,8 @@ enum PostingAmount {
             }
             i += 1
         }
+        // Beancount has no space in a number: `11 19 USD` is for `read` to refuse (the bank-style reader skips it).
+        if i + 1 < field.count && field[i] == 0x20 && field[i + 1] &- 0x30 < 10 { return nil }
         if commas + points == 0 || marks.beancount && commas == 0 {
             return AmountParser.parse(field, decimalComma: false)
         }
@@ -203,6 +210,10 @@ enum PostingAmount {
         while j < chars.count && (chars[j].isASCII && (chars[j].isNumber || chars[j] == "," || chars[j] == ".")) {
             text.append(chars[j])
             j += 1
+            // A space between digits groups them (`1 000,00`), as hledger reads it.
+            if !beancount && j + 1 < chars.count && chars[j] == " " && chars[j - 1].isNumber && chars[j + 1].isASCII && chars[j + 1].isNumber {
+                j += 1
+            }
         }
         guard text.first?.isNumber == true || (text.count > 1 && (text[0] == "." || text[0] == ",")) else { return nil }
         guard text.last?.isNumber == true else { return nil } // `10.` or `1,`

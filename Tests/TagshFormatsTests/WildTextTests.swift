@@ -71,6 +71,10 @@ struct WildTextTests {
          "2024/01/03 * (1001) Albert Heijn\n    Expenses:Food  54,20 EUR\n    Assets:Checking\n\n"
             + "2024/01/04 Bol.com\n    Expenses:Shopping  1.234,5 EUR\n    Assets:Checking\n",
          ["2024-01-03 Albert Heijn -54.20 EUR [Food]", "2024-01-04 Bol.com -1234.5 EUR [Shopping]"]),
+        ("spaces grouping digits, as hledger reads them",
+         "2024-01-01 A\n    Expenses:X  1 000,00 EUR\n    Assets:Y\n\n2024-01-02 B\n    Expenses:X  12 345.67 USD\n    Assets:Y\n\n"
+            + "2024-01-03 C\n    Expenses:X  1 000 000,5 EUR\n    Assets:Y\n",
+         ["2024-01-01 A -1000.00 EUR [X]", "2024-01-02 B -12345.67 USD [X]", "2024-01-03 C -1000000.5 EUR [X]"]),
         ("one mark and three digits: a comma groups and a point is decimal, unless a decimal mark is declared",
          "2024-01-01 A\n    Expenses:X  1,000 EUR\n    Assets:Y\n\n2024-01-02 B\n    Expenses:X  1.000 EUR\n    Assets:Y\n\n"
             + "commodity EUR\n    format 1.000,00 EUR\n\n"
@@ -149,7 +153,10 @@ struct WildTextTests {
         var quick = 0
         for _ in 0..<20_000 {
             var number = String(1 + rng.next() % 9)
-            for _ in 0..<Int(rng.next() % 9) { number += rng.next() % 4 == 0 ? pick([",", "."]) : String(rng.next() % 10) }
+            for _ in 0..<Int(rng.next() % 9) {
+                number += rng.next() % 4 == 0 ? pick([",", ".", " "]) : String(rng.next() % 10)
+            }
+            number = number.replacingOccurrences(of: "  ", with: " ")
             if !(number.last?.isNumber ?? false) { number += "0" }
             let (prefix, suffix) = pick([("", ""), ("$", ""), ("€", ""), ("EUR ", ""), ("", " EUR"), ("", " USD"), ("", "€"), ("", " $")])
             let text = pick(["", "-"]) + prefix + number + suffix
@@ -161,7 +168,7 @@ struct WildTextTests {
         }
         #expect(quick > 5_000)
         // The forms journals write take the fast path (read otherwise, a million of them opened five times slower).
-        for text in ["54,20 EUR", "-1.234,56 EUR", "-€1.234,56", "$1,234.56", "1,000 EUR", "12.5 USD", "1,234,567 EUR"] {
+        for text in ["54,20 EUR", "-1.234,56 EUR", "-€1.234,56", "$1,234.56", "1,000 EUR", "12.5 USD", "1,234,567 EUR", "1 000,00 EUR"] {
             #expect(Array(text.utf8).withUnsafeBufferPointer { PostingAmount.quick($0, marks: PostingAmount.Marks()) } != nil, "\(text)")
         }
         #expect(Array("1,234.50 USD".utf8).withUnsafeBufferPointer { PostingAmount.quick($0, marks: PostingAmount.Marks(beancount: true)) } != nil)
