@@ -159,7 +159,8 @@ struct TextReader {
         while p < b.count, !(b[p] >= 0x30 && b[p] <= 0x39) {
             var e = p
             while e < b.count && b[e] != 0x0A { e += 1 }
-            let line = String(decoding: UnsafeBufferPointer(rebasing: b[p..<e]), as: UTF8.self)
+            let lineEnd = e > p && b[e - 1] == 0x0D ? e - 1 : e
+            let line = String(decoding: UnsafeBufferPointer(rebasing: b[p..<lineEnd]), as: UTF8.self)
             if line.first == " " || line.first == "\t" {
                 lines.append(line)
             } else {

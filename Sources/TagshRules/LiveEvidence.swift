@@ -23,7 +23,7 @@ struct LiveEvidence: Sendable {
     private var consistency: [Consistency] = []
     struct Consistency { var total: (Int32, Int32, Int32) = (0, 0, 0), top: (Int32, Int32, Int32) = (0, 0, 0) }
     /// `SuggestIndex.agree` and `agreeTotal`: the sums of the `top`s and `total`s, as far as they are measured
-    /// (`sums(ledger:)` measures the rest first).
+    /// (`sums(_:ledger:)` measures the rest first).
     private var agree = [0, 0, 0], agreeTotal = [0, 0, 0]
     /// The merchants changed since their consistency was last measured, each once (`staleMerchants`, and a bit
     /// each): measured when a suggestion next reads the sums, however many changes came between. Measured at each
@@ -244,7 +244,7 @@ struct LiveEvidence: Sendable {
     }
 
     /// Keeps the consistency current after `changes` were made to (or undone on, `reverted`) the transactions of
-    /// `merchants`: each is counted again, once, when the sums are next read (`sums(ledger:)`). What was counted is
+    /// `merchants`: each is counted again, once, when the sums are next read (`sums(_:ledger:)`). What was counted is
     /// forgotten, all of it, or with `touched` only
     /// what it covers; of that, the tallies kept for a group (`memo`) are brought up to date instead, row by row,
     /// as counting the group again would give them (a `review` decision on a row whose words are in a million

@@ -93,7 +93,7 @@ struct TextParallelReadTests {
         // Decimal marks declared: before the transactions (both halves read with them), after the split (the second
         // half reads its later lines with it), and between transactions before the split (read on one core).
         ("a decimal comma declared before the transactions", .journal,
-         file(prologue: "commodity EUR\n    format 1.000,00 EUR\n\n") { commaJournal($0) }),
+         file(prologue: "commodity EUR\r\n    format 1.000,00 EUR\r\n\r\n") { commaJournal($0) }),
         ("a decimal comma declared after the split", .journal, file(special: ["decimal-mark ,\n"], at: 0.7) { commaJournal($0) }),
         ("a decimal comma declared before the split", .journal, file(special: ["commodity 1.000,00 EUR\n"], at: 0.3) { commaJournal($0) }),
     ]
@@ -124,6 +124,20 @@ struct TextParallelReadTests {
         case (let a, let b):
             Issue.record("one core: \(a), two: \(b)")
         }
+    }
+
+    /// The marks declared before the transactions, which the second half starts from, are the ones the first half
+    /// reads there, with either line ending (were they not, the second half would be read again on one core).
+    @Test(arguments: ["\n", "\r\n"]) func marksBeforeTheTransactionsAreTheFirstHalfs(_ eol: String) throws {
+        let head = ["; prices", "commodity EUR", "    format 1.000,00 EUR", "commodity $1,000.00", "decimal-mark ,", "", ""].joined(separator: eol)
+        let bytes = Array((head + Self.commaJournal(1)).utf8)
+        let marks = bytes.withUnsafeBufferPointer { TextReader.declaredMarks(beforeTransactionsOf: $0) }
+        #expect(marks.byCommodity == ["EUR": ",", "$": "."] && marks.all == ",")
+        var options = ReadOptions()
+        options.readsInParallel = false
+        var reader = TextReader(dialect: .journal, options: options) { path throws(FileError) in throw FileError(path: path, kind: .notFound, whileWriting: false) }
+        try reader.readFile(bytes, path: "t.journal", stamp: nil)
+        #expect(reader.marks == marks)
     }
 
     /// The cases do what their names say: each special case is read, and the error cases fail.
