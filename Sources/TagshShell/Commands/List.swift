@@ -15,7 +15,8 @@ extension Commands {
             are left out: notes first, then files, tags, categories and the intent mark. What is listed becomes \
             the selection @ that annotation commands take as a target. \
             Ctrl-C stops a long listing: it says `interrupted`, prints no count and leaves @ as it was. \
-            See `help query` for the query language.
+            A bare word looks in the descriptions: when one that reads as an id or a range (`ls 1-7`) matches \
+            nothing, a hint gives the id term (`ls id:1..7`). See `help query` for the query language.
             """,
         options: [
             .init("limit", .integer("N", 0...Int.max), "list at most N transactions"),
@@ -71,6 +72,18 @@ extension Commands {
         }
         let shown = rows.count == total ? "\(total) transaction\(total == 1 ? "" : "s")" : "\(rows.count) of \(total) transactions"
         inv.out.line(inv.out.style.dim("(\(shown))"))
+        if total == 0, let hint = idHint(inv.words, command: "ls") { inv.out.note(hint) }
+    }
+
+    /// When a query of one bare word that reads as an id or a range of them (`7`, `1-7`, as a target writes them)
+    /// matched nothing: the hint that a bare word looks in the descriptions, and the id term that was likely meant.
+    static func idHint(_ words: [Word], command: String) -> String? {
+        guard words.count == 1 else { return nil }
+        let parts = words[0].text.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+        else { return nil }
+        let term = parts.count == 1 ? "id:\(parts[0])" : "id:\(parts[0])..\(parts[1])"
+        return "hint: a bare word looks in the descriptions; `\(command) \(term)` takes transactions by id"
     }
 
     static let select = Command(
@@ -84,6 +97,7 @@ extension Commands {
         let rows = inv.rows(matching: try inv.query(), in: ledger).rows
         inv.session.selection = rows
         inv.out.line("\(rows.count) selected")
+        if rows.isEmpty, let hint = idHint(inv.words, command: "select") { inv.out.note(hint) }
     }
 
     static let count = Command(

@@ -63,6 +63,18 @@ $ count @
 $ ls @ starbucks --limit 2
 ID  DATE  MERCHANT  AMOUNT  I  CATEGORY  TAGS
 (0 transactions)
+$ ls 1-7
+ID  DATE  MERCHANT  AMOUNT  I  CATEGORY  TAGS
+(0 transactions)
+hint: a bare word looks in the descriptions; `ls id:1..7` takes transactions by id
+$ ls id:1..2
+ID  DATE        MERCHANT                            AMOUNT  I  CATEGORY  TAGS
+ 1  2025-01-01  HAUSVERWALTUNG MUELLER RENT  -1,150.00 EUR  N  Housing
+ 2  2025-01-03  GYM FLEX MONTHLY                -29.90 EUR  W
+(2 transactions)
+$ select 9999
+0 selected
+hint: a bare word looks in the descriptions; `select id:9999` takes transactions by id
 $ count
 542
 $ show 1
