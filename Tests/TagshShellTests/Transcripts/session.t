@@ -94,8 +94,9 @@ notes are cut (the last three between words) down to a minimum width; past
 that, whole columns are left out: notes first, then files, tags, categories
 and the intent mark. What is listed becomes the selection @ that annotation
 commands take as a target. Ctrl-C stops a long listing: it says `interrupted`,
-prints no count and leaves @ as it was. See `help query` for the query
-language.
+prints no count and leaves @ as it was. A bare word looks in the descriptions:
+when one that reads as an id or a range (`ls 1-7`) matches nothing, a hint
+gives the id term (`ls id:1..7`). See `help query` for the query language.
 
 options:
   --limit N                    list at most N transactions
