@@ -19,6 +19,8 @@ enum PostingAmount {
         var beancount = false
         var all: Character?
         var byCommodity: [String: Character] = [:]
+        /// The commodity of an amount written without one, from ledger's `D $1,000.00`.
+        var defaultCommodity: String?
 
         func decimalMark(for symbol: String?) -> Character? { symbol.flatMap { byCommodity[$0] } ?? all }
 
@@ -40,6 +42,9 @@ enum PostingAmount {
                 }
             } else if line.hasPrefix("D ") || line.hasPrefix("D\t") {
                 samples.append(line.dropFirst(2))
+                let text = String(line.dropFirst(2).prefix { $0 != ";" }).trimmingCharacters(in: " \t")
+                var i = 0
+                if let (_, symbol) = PostingAmount.plain(Array(text), &i), let symbol { defaultCommodity = symbol }
             }
             for sample in samples {
                 let text = String(sample.prefix { $0 != ";" }).trimmingCharacters(in: " \t")
@@ -97,6 +102,7 @@ enum PostingAmount {
         guard let first = field.first, first != 0x28, first != 0x5B, !field.contains(0x22) else { return nil }
         // The first run of digits and marks: the number.
         guard var i = field.firstIndex(where: { $0 &- 0x30 < 10 }) else { return nil }
+        let numberStart = i
         var commas = 0, points = 0, last: UInt8 = 0, digitsAfter = 0, firstComma = -1, whole = -1, groupsOK = true
         var sinceComma = 0
         while i < field.count {
@@ -128,6 +134,8 @@ enum PostingAmount {
         }
         // Beancount has no space in a number: `11 19 USD` is for `read` to refuse (the bank-style reader skips it).
         if i + 1 < field.count && field[i] == 0x20 && field[i + 1] &- 0x30 < 10 { return nil }
+        // A zero before one mark and three digits (`0,075`) is `read`'s.
+        if commas + points == 1 && digitsAfter == 3 && field[numberStart] == 0x30 && field[numberStart + 1] &- 0x30 >= 10 { return nil }
         if commas + points == 0 || marks.beancount && commas == 0 {
             return AmountParser.parse(field, decimalComma: false)
         }
@@ -216,11 +224,21 @@ enum PostingAmount {
             }
         }
         guard text.first?.isNumber == true || (text.count > 1 && (text[0] == "." || text[0] == ",")) else { return nil }
-        guard text.last?.isNumber == true else { return nil } // `10.` or `1,`
+        // A mark at the end is the decimal mark of a number without decimals (`$100.`, `1,234.`), as ledger and
+        // hledger read it; a mark of its kind before it is then a second decimal mark.
+        var trailing: Character?
+        if let last = text.last, !last.isNumber {
+            guard text.count > 1, text[text.count - 2].isNumber else { return nil }
+            trailing = text.removeLast()
+        }
         let marks = text.enumerated().filter { !$0.element.isNumber }
+        if let trailing, marks.contains(where: { $0.element == trailing }) { return nil }
         var decimalAt: Int?
         var ambiguous: Character?
-        if beancount {
+        if trailing != nil {
+            // (No decimals: the marks before it group.)
+            if beancount && trailing == "," { return nil }
+        } else if beancount {
             // `1,234,567.89`: one to three digits, then groups of three, each after a comma, before any point.
             let point = marks.first { $0.element == "." }?.offset
             let commas = marks.filter { $0.element == "," }.map(\.offset)
@@ -235,7 +253,10 @@ enum PostingAmount {
             let digitsAfter = text.count - last.offset - 1
             if kinds.count == 2 || marks.count == 1 && (digitsAfter != 3 || last.element == ".") { decimalAt = last.offset }
             if kinds.count == 1 && marks.count > 1 && last.element == "." && digitsAfter != 3 { decimalAt = last.offset }
-            if marks.count == 1 && digitsAfter == 3 { ambiguous = last.element }
+            if marks.count == 1 && digitsAfter == 3 {
+                // `0,075` groups nothing: its comma is a decimal one, as hledger (and ledger's own tests) read it.
+                if last.offset == 1 && text[0] == "0" { decimalAt = last.offset } else { ambiguous = last.element }
+            }
         }
         var units: Int64 = 0
         var scale: UInt8 = 0

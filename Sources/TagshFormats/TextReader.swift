@@ -522,6 +522,8 @@ struct TextReader {
                     }
                 }
             }
+            // An amount without a commodity has the default one (ledger's `D` directive).
+            if amount != nil && symbol == nil, let d = marks.defaultCommodity { symbol = d }
             if !layout.decimalMarkSeen, let a = amount, a.scale > 0, let range = span.amount {
                 // The file's decimal mark: the last mark of the first amount with decimals.
                 layout.decimalMarkSeen = true

@@ -84,6 +84,12 @@ struct WildTextTests {
             + "2024-01-06 F\n    Expenses:X  $1,000\n    Assets:Y\n\n2024-01-07 G\n    Expenses:X  2,500 GBP\n    Assets:Y\n",
          ["2024-01-01 A -1000 EUR [X]", "2024-01-02 B -1.000 EUR [X]", "2024-01-03 C -1.000 EUR [X]", "2024-01-04 D -1000 EUR [X]",
           "2024-01-05 E -1000 $ [X]", "2024-01-06 F -1.000 $ [X]", "2024-01-07 G -2.500 GBP [X]"]),
+        ("a decimal mark at the end, a zero before one mark, and a default commodity (ledger's D), as the peers read them",
+         "2024-01-01 A\n    Expenses:X  $100.\n    Assets:Y\n\n2024-01-02 B\n    Expenses:X  1,234. USD\n    Assets:Y\n\n"
+            + "2024-01-03 C\n    Expenses:X  0,075 EUR\n    Assets:Y\n\nD 1.000,00 EUR\n\n2024-01-04 D\n    Expenses:X  4000,58\n    Assets:Y\n\n"
+            + "commodity 1.000, JPY\n\n2024-01-05 E\n    Expenses:X  1.000 JPY\n    Assets:Y\n",
+         ["2024-01-01 A -100 $ [X]", "2024-01-02 B -1234 USD [X]", "2024-01-03 C -0.075 EUR [X]", "2024-01-04 D -4000.58 EUR [X]",
+          "2024-01-05 E -1000 JPY [X]"]),
         ("--input-date-format lines",
          "--input-date-format %d/%m/%y\n\n15/03/24 Day first\n    Expenses:X  $1\n    Assets:Y\n",
          ["2024-03-15 Day first -1 $ [X]"]),
@@ -157,7 +163,7 @@ struct WildTextTests {
                 number += rng.next() % 4 == 0 ? pick([",", ".", " "]) : String(rng.next() % 10)
             }
             number = number.replacingOccurrences(of: "  ", with: " ")
-            if !(number.last?.isNumber ?? false) { number += "0" }
+            if !(number.last?.isNumber ?? false) && rng.next() % 4 != 0 { number += "0" }
             let (prefix, suffix) = pick([("", ""), ("$", ""), ("€", ""), ("EUR ", ""), ("", " EUR"), ("", " USD"), ("", "€"), ("", " $")])
             let text = pick(["", "-"]) + prefix + number + suffix
             let marks = pick(allMarks)
