@@ -461,16 +461,23 @@ struct TextReader {
         // passed what an amount holds, if it did (an error only when the money side needs it).
         var otherSum: Amount?, otherSymbol: String?
         var otherSumPassed: (line: (start: Int, end: Int), amount: Range<Int>, number: Int)?
+        // Virtual postings, `(Budget:Food)` and `[Savings:Goal]`, are off the transaction's balance: its money
+        // side, category and amount are read from its real postings, as ledger and hledger balance them (counted
+        // in, an elided amount beside a virtual posting came out twice as large). A transaction of virtual
+        // postings only is read from those, in a second pass. Every posting counts as one of the transaction's.
+        var allPostings = 0
+        var virtualSkipped = false, includesVirtual = false
+        passes: while true {
         for index in 1..<lines.count {
             let line = lines[index]
             let span: BlockLine.PostingSpan
             switch BlockLine.scan(b, line.start, line.end, dialect: dialect) {
             case .blank: continue
             case .comment(let textStart):
-                if postingCount == 0 && dialect == .journal { applyComment(b, textStart, line.end, &tagNames, &intent, &note) }
+                if allPostings == 0 && !includesVirtual && dialect == .journal { applyComment(b, textStart, line.end, &tagNames, &intent, &note) }
                 continue
             case .metadata(let keyRange, let valueStart):
-                if postingCount == 0 {
+                if allPostings == 0 && !includesVirtual {
                     let key = String(decoding: UnsafeBufferPointer(rebasing: b[keyRange]), as: UTF8.self)
                     if key == "intent" || key == "note" {
                         // An ASCII value is read as bytes: a character is a byte there.
@@ -483,6 +490,11 @@ struct TextReader {
                 }
                 continue
             case .posting(let s): span = s
+            }
+            if !includesVirtual { allPostings += 1 }
+            if span.written.count != span.account.count && !includesVirtual {
+                virtualSkipped = true
+                continue
             }
             let raw = rawAccounts.intern(bytes: UnsafeBufferPointer(rebasing: b[span.account]))
             if Int(raw) == accountInfo.count {
@@ -555,6 +567,12 @@ struct TextReader {
                 otherSymbol = otherSymbol ?? symbol
             }
         }
+        if postingCount == 0 && virtualSkipped && !includesVirtual {
+            includesVirtual = true
+            continue passes
+        }
+        break
+        }
         if !hasMoney && categoryCount > 0 {
             // Every posting is an expense or income account: the first stands for the money side.
             hasMoney = true
@@ -564,7 +582,7 @@ struct TextReader {
         }
         var category: UInt32 = 0
         var lock: UInt8 = 0
-        if postingCount > 2 { lock = 1 } else if categoryCount == 1 {
+        if allPostings > 2 { lock = 1 } else if categoryCount == 1 {
             category = lastCategory
             if categoryIsIncome { lock = 3 }
         } else { lock = 2 }

@@ -90,6 +90,11 @@ struct WildTextTests {
             + "commodity 1.000, JPY\n\n2024-01-05 E\n    Expenses:X  1.000 JPY\n    Assets:Y\n",
          ["2024-01-01 A -100 $ [X]", "2024-01-02 B -1234 USD [X]", "2024-01-03 C -0.075 EUR [X]", "2024-01-04 D -4000.58 EUR [X]",
           "2024-01-05 E -1000 JPY [X]"]),
+        ("virtual postings are off the balance: the money side and an elided amount come from the real ones",
+         "2024-01-01 A\n    Expenses:Food  $10.00\n    (Budget:Food)  $10.00\n    Assets:Cash\n\n"
+            + "2024-01-02 B\n    (Budget:Food)  $-5.00\n    Expenses:Food  $5.00\n    Assets:Cash  $-5.00\n\n"
+            + "2024-01-03 C ; only virtual\n    [Budget:Food]  $20.00\n    [Budget:Available]\n",
+         ["2024-01-01 A -10.00 $", "2024-01-02 B -5.00 $", "2024-01-03 C 20.00 $"]),
         ("--input-date-format lines",
          "--input-date-format %d/%m/%y\n\n15/03/24 Day first\n    Expenses:X  $1\n    Assets:Y\n",
          ["2024-03-15 Day first -1 $ [X]"]),
