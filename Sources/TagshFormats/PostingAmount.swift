@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TagshModel
 
 /// The amount of a journal or beancount posting, read the way ledger,
@@ -99,7 +104,23 @@ enum PostingAmount {
     /// amount as a `String` of `Character`s made a million-transaction journal with decimal commas open five times
     /// slower than one with points.
     static func quick(_ field: UnsafeBufferPointer<UInt8>, marks: Marks) -> (amount: Amount, symbol: String?)? {
-        guard let first = field.first, first != 0x28, first != 0x5B, !field.contains(0x22) else { return nil }
+        guard let first = field.first, first != 0x28, first != 0x5B else { return nil }
+        // Most amounts have no comma and no mark is declared: the bank-style reader reads them as `read` does
+        // (but a space between digits, which beancount has not). (By `memchr`: callgrind, opening 100k-transaction
+        // files, +2.0% instructions for the journal and +4.5% for beancount against reading every amount as
+        // plain; a loop over the bytes here, +4.3% and +6.3%.)
+        let n = field.count
+        guard let base = field.baseAddress, memchr(base, 0x22, n) == nil else { return nil }
+        var plain = memchr(base, 0x2C, n) == nil && marks.all == nil && marks.byCommodity.isEmpty
+        if plain && marks.beancount {
+            var from = 0
+            while from < n, let found = memchr(base + from, 0x20, n - from) {
+                let k = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+                if k > 0 && k + 1 < n && field[k - 1] &- 0x30 < 10 && field[k + 1] &- 0x30 < 10 { plain = false; break }
+                from = k + 1
+            }
+        }
+        if plain { return AmountParser.parse(field, decimalComma: false) }
         // The first run of digits and marks: the number.
         guard var i = field.firstIndex(where: { $0 &- 0x30 < 10 }) else { return nil }
         let numberStart = i
