@@ -192,7 +192,8 @@ enum PostingAmount {
         var symbol: String?
         if i < chars.count, let s = commodity(chars, &i, prefix: true) { symbol = s; spaces() }
         if i < chars.count && (chars[i] == "-" || chars[i] == "+") { if chars[i] == "-" { negative.toggle() }; i += 1 }
-        guard var (number, ambiguous) = self.number(chars, &i, beancount: marks.beancount) else { i = start; return nil }
+        guard let (read, ambiguous) = self.number(chars, &i, beancount: marks.beancount) else { i = start; return nil }
+        var number = read
         if symbol == nil {
             let afterNumber = i
             spaces()
