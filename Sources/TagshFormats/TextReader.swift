@@ -492,10 +492,9 @@ struct TextReader {
             case .posting(let s): span = s
             }
             if !includesVirtual { allPostings += 1 }
-            if span.written.count != span.account.count && !includesVirtual {
-                virtualSkipped = true
-                continue
-            }
+            // (A virtual posting left out is still read, so that an amount no peer reads is an error here too.)
+            let leftOut = span.written.count != span.account.count && !includesVirtual
+            if leftOut { virtualSkipped = true }
             let raw = rawAccounts.intern(bytes: UnsafeBufferPointer(rebasing: b[span.account]))
             if Int(raw) == accountInfo.count {
                 let name = rawAccounts[raw]
@@ -534,6 +533,7 @@ struct TextReader {
                     }
                 }
             }
+            if leftOut { continue }
             // An amount without a commodity has the default one (ledger's `D` directive).
             if amount != nil && symbol == nil, let d = marks.defaultCommodity { symbol = d }
             if !layout.decimalMarkSeen, let a = amount, a.scale > 0, let range = span.amount {

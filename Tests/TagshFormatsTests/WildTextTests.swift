@@ -198,6 +198,16 @@ struct WildTextTests {
         }
     }
 
+    /// A virtual posting is off the balance, but an amount in it that no peer reads is still an error at its place.
+    @Test func aBadVirtualAmountNamesItsPlace() throws {
+        do {
+            _ = try Self.read("2024-01-01 X\n    Expenses:A  10 USD\n    (Budget:A)  10 USD garbage\n    Assets:B\n", .journal)
+            Issue.record("read")
+        } catch let error as Diagnostic {
+            #expect(error.line == 3 && error.column == 17 && error.message.contains("cannot read the amount '10 USD garbage'"), "\(error.message)")
+        }
+    }
+
     @Test func aBadJournalAmountNamesItsPlace() throws {
         #expect(throws: Diagnostic.self) {
             try Self.read("2024-01-01 X\n    Expenses:A  10 USD garbage\n    Assets:B\n", .journal)
