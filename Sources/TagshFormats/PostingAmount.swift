@@ -28,6 +28,8 @@ enum PostingAmount {
         var defaultCommodity: String?
 
         func decimalMark(for symbol: String?) -> Character? { symbol.flatMap { byCommodity[$0] } ?? all }
+        /// Whether no decimal mark is declared, for any commodity.
+        var declaresNone: Bool { all == nil && byCommodity.isEmpty }
 
         /// Notes what a directive line declares (`lines`: it and the indented lines under it): `decimal-mark X`,
         /// `commodity SAMPLE`, `commodity SYMBOL` with `format SAMPLE` under it, or `D SAMPLE`.
@@ -47,27 +49,24 @@ enum PostingAmount {
                 }
             } else if line.hasPrefix("D ") || line.hasPrefix("D\t") {
                 samples.append(line.dropFirst(2))
-                let text = String(line.dropFirst(2).prefix { $0 != ";" }).trimmingCharacters(in: " \t")
-                var i = 0
-                if let (_, symbol) = PostingAmount.plain(Array(text), &i), let symbol { defaultCommodity = symbol }
             }
             for sample in samples {
                 let text = String(sample.prefix { $0 != ";" }).trimmingCharacters(in: " \t")
-                if let (symbol, mark) = Marks.declared(in: text), let symbol { byCommodity[symbol] = mark }
+                var i = 0
+                guard let (_, symbol) = PostingAmount.plain(Array(text), &i), let symbol else { continue }
+                if line.first == "D" { defaultCommodity = symbol }
+                if let mark = Marks.mark(in: text) { byCommodity[symbol] = mark }
             }
         }
 
-        /// A sample amount's commodity and decimal mark: of two kinds of marks, the last; of one kind, that one when
-        /// it is written once, the other when more often (`1,000,000 EUR` groups with commas); nil without a mark.
-        static func declared(in text: String) -> (symbol: String?, mark: Character)? {
-            let chars = Array(text)
-            var i = 0
-            guard let (_, symbol) = PostingAmount.plain(chars, &i) else { return nil }
-            let digits = chars.drop { !$0.isNumber }.prefix { $0.isNumber || $0 == "," || $0 == "." }
+        /// A sample amount's decimal mark: of two kinds of marks, the last; of one kind, that one when it is written
+        /// once, the other when more often (`1,000,000 EUR` groups with commas); nil without a mark.
+        static func mark(in text: String) -> Character? {
+            let digits = text.drop { !$0.isNumber }.prefix { $0.isNumber || $0 == "," || $0 == "." }
             let marks = digits.filter { $0 == "," || $0 == "." }
             guard let last = marks.last else { return nil }
-            if Set(marks).count == 2 || marks.count == 1 { return (symbol, last) }
-            return (symbol, last == "," ? "." : ",")
+            if Set(marks).count == 2 || marks.count == 1 { return last }
+            return last == "," ? "." : ","
         }
     }
 
@@ -111,7 +110,7 @@ enum PostingAmount {
         // plain; a loop over the bytes here, +4.3% and +6.3%.)
         let n = field.count
         guard let base = field.baseAddress, memchr(base, 0x22, n) == nil else { return nil }
-        var plain = memchr(base, 0x2C, n) == nil && marks.all == nil && marks.byCommodity.isEmpty
+        var plain = memchr(base, 0x2C, n) == nil && marks.declaresNone
         if plain && marks.beancount {
             var from = 0
             while from < n, let found = memchr(base + from, 0x20, n - from) {
@@ -171,7 +170,7 @@ enum PostingAmount {
             decimalComma = last == 0x2C
         } else if commas + points == 1 {
             // One mark and three digits after it: a group comma or a decimal point unless the file declares a mark.
-            if digitsAfter == 3 && !marks.byCommodity.isEmpty || digitsAfter == 3 && marks.all != nil { return nil }
+            if digitsAfter == 3 && !marks.declaresNone { return nil }
             decimalComma = commas == 1 && digitsAfter != 3
         } else if points == 0 {
             decimalComma = false // commas only: each groups
