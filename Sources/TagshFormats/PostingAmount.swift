@@ -97,6 +97,72 @@ enum PostingAmount {
         return .amount(amount, symbol: symbol)
     }
 
+    /// Where a posting's cost is written after its quantity, from `from` (where the quantity's text stopped, at `@`,
+    /// `{` or `=`) to `end`, and whether it is the price of all the units rather than of one: `@ PRICE` and
+    /// `@@ PRICE`, and in beancount a lot's `{COST}` and `{{COST}}` (the first part of `{105.30 EUR, 2024-01-10}`).
+    /// Beancount weighs a posting by its lot's cost when it has one, else by its price. A journal's posting is
+    /// weighed by its price, as hledger weighs it: a lot price alone (`10 AAPL {$50}`) weighs nothing to either
+    /// peer, and beside a price ledger 3.3 takes the lot price where hledger takes the price. Nil when none is written.
+    static func cost(_ b: UnsafeBufferPointer<UInt8>, from: Int, to end: Int, beancount: Bool) -> (range: Range<Int>, total: Bool)? {
+        func trimmed(_ s: Int, _ e: Int) -> Range<Int> {
+            var (s, e) = (s, e)
+            while s < e && (b[s] == 0x20 || b[s] == 0x09) { s += 1 }
+            while e > s && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+            return s..<e
+        }
+        var lot: (range: Range<Int>, total: Bool)?, price: (range: Range<Int>, total: Bool)?
+        var i = from
+        scan: while i < end {
+            switch b[i] {
+            case 0x7B: // `{`
+                let total = i + 1 < end && b[i + 1] == 0x7B
+                let start = i + (total ? 2 : 1)
+                var close = start, stop = -1
+                while close < end && b[close] != 0x7D {
+                    if b[close] == 0x2C && stop < 0 { stop = close }
+                    close += 1
+                }
+                let r = trimmed(start, stop < 0 ? close : stop)
+                if lot == nil && !r.isEmpty { lot = (r, total) }
+                i = close + (total ? 2 : 1)
+            case 0x5B, 0x28: // ledger's lot date `[2024/01/01]` and note `(first lot)`
+                let closer: UInt8 = b[i] == 0x5B ? 0x5D : 0x29
+                while i < end && b[i] != closer { i += 1 }
+                i += 1
+            case 0x40: // `@`
+                let total = i + 1 < end && b[i + 1] == 0x40
+                var stop = i + (total ? 2 : 1)
+                let start = stop
+                while stop < end && b[stop] != 0x3D { stop += 1 }
+                let r = trimmed(start, stop)
+                if !r.isEmpty { price = (r, total) }
+                break scan
+            case 0x3D: break scan // a balance assertion
+            default: i += 1
+            }
+        }
+        return beancount ? (lot ?? price) : price
+    }
+
+    /// What a posting of `quantity` at `cost` weighs in its transaction's balance, exactly: `10.00 EUR @ $1.10`
+    /// weighs `$11.00`, and a price of all the units (`-10 EUR @@ $11.50`) weighs that price, with the quantity's sign. Nil
+    /// when the cost is not an amount tagsh reads, or the weight does not fit one.
+    static func weight(of quantity: Amount, cost text: UnsafeBufferPointer<UInt8>, total: Bool, marks: Marks) -> (amount: Amount, symbol: String?)? {
+        var price: (amount: Amount, symbol: String?)
+        if let quick = quick(text, marks: marks) { price = quick } else {
+            guard case .amount(let a, let s) = read(String(decoding: text, as: UTF8.self), marks: marks) else { return nil }
+            price = (a, s)
+        }
+        if total {
+            let magnitude = price.amount.magnitude
+            return (quantity.isNegative ? -magnitude : magnitude, price.symbol)
+        }
+        // (At the price's own scale where the product's last digits are zeros: 10.00 at 1.10 is 11.00, not 11.0000.)
+        guard var product = quantity.multiplied(by: price.amount) else { return nil }
+        while product.scale > price.amount.scale && product.units % 10 == 0 { product = Amount(units: product.units / 10, scale: product.scale - 1) }
+        return (product, price.symbol)
+    }
+
     /// The amount of `field` (a posting's amount, up to a cost or assertion) read by the bank-style reader, where
     /// that reads it as `read` does: no expression, no quoted commodity, and the decimal mark settled by the number
     /// itself (`number`'s rule) or by the file's marks; nil where it is not (then `read` reads it). Reading each

@@ -36,6 +36,9 @@ public struct TextLayout: Sendable {
     /// The main file's `include` paths that are relative to its folder, as written: a copy of the main file in
     /// another folder would not find them.
     public var relativeIncludes: [String] = []
+    /// A journal's `alias` directives, by the rows they are in force from (the writer names a category's account
+    /// as the reader did).
+    var aliasScopes: [AliasScope] = []
     /// What the reader noticed and kept as it is (timeclock lines), for `open` and `info`.
     public var notes: [String] = []
 }

@@ -40,7 +40,9 @@ struct TextReader {
     /// The decimal marks declared so far (`PostingAmount.Marks`), and beancount's rule for commas.
     var marks: PostingAmount.Marks
 
-    /// Raw account text → (is an expense/income account, category id, account id).
+    /// The `alias` directives in force.
+    var aliases = AccountAliases()
+    /// Raw account text → (is an expense/income account, category id, account id), under `aliases`.
     var rawAccounts = StringTable()
     var accountInfo: [(isCategory: Bool, category: UInt32, account: UInt32, isIncome: Bool)] = [(false, 0, 0, false)]
     /// Raw comment text → the tags, intent and note it holds.
@@ -97,8 +99,8 @@ struct TextReader {
     /// Reads the main file's blocks up to `split` here and from `split` on another thread, with its own
     /// tables. The second half is kept (up to a directive that changes how later lines read, where reading goes
     /// on as on one core) only when reading it alone gave what reading on from the first would have: the first
-    /// half ended exactly at the split (no `comment` block ran over it) with no year, date format or pushed tag
-    /// in force. Returns where reading goes on.
+    /// half ended exactly at the split (no `comment` block ran over it) with no year, date format, pushed tag or
+    /// alias in force. Returns where reading goes on.
     mutating func readInHalves(_ b: UnsafeBufferPointer<UInt8>, split: Int, path: String) throws(Diagnostic) -> (pos: Int, line: Int) {
         var secondReader = TextReader(dialect: dialect, options: options, load: load)
         // The decimal marks the lines before the first transaction declare, where a journal declares them: the
@@ -115,7 +117,7 @@ struct TextReader {
                 return (reader, (b.count, 1), error)
             }
         }, { () throws(Diagnostic) in try readBlocks(b, from: 0, line: 1, limit: split, fileIndex: 0, path: path) })
-        guard first.pos == split, defaultYear == nil, inputDateFormat == nil, pushed.isEmpty, marks == headMarks else {
+        guard first.pos == split, defaultYear == nil, inputDateFormat == nil, pushed.isEmpty, marks == headMarks, aliases.isEmpty else {
             return (first.pos, first.line)
         }
         if var error = second.failed {
@@ -277,9 +279,18 @@ struct TextReader {
                         declaresAccounts = true
                     }
                 } else if line.hasPrefix("include ") || line.hasPrefix("!include ") {
-                    // Read where it stands, so transaction order follows the files.
+                    // Read where it stands, so transaction order follows the files. Aliases an included file
+                    // defines end with it, as hledger reads them (ledger 3.3 keeps them on).
                     let target = String(line.drop { $0 == "!" }.dropFirst(8)).trimmingCharacters(in: " \t")
+                    let before = aliases
+                    let scopes = layout.aliasScopes.count
                     try include(target, from: path, line: lineNumber, text: line)
+                    if layout.aliasScopes.count != scopes { setAliases(before) }
+                } else if line.hasPrefix("alias ") || line.hasPrefix("alias\t") {
+                    var next = aliases
+                    if next.add(line.dropFirst(6)) { setAliases(next) }
+                } else if line.hasPrefix("end aliases"), line.dropFirst(11).allSatisfy({ $0 == " " || $0 == "\t" }), !aliases.isEmpty {
+                    setAliases(AccountAliases())
                 }
             case .beancount:
                 if line.hasPrefix("pushtag ") || line.hasPrefix("poptag ") {
@@ -297,12 +308,20 @@ struct TextReader {
         return (pos, lineNumber, false)
     }
 
-    /// Whether a line sets what later lines read as: a year, a date format, a pushed tag, or an included file.
+    /// The aliases in force from the next row on; what was read of accounts under others is forgotten.
+    mutating func setAliases(_ new: AccountAliases) {
+        aliases = new
+        rawAccounts = StringTable()
+        accountInfo = [(false, 0, 0, false)]
+        layout.aliasScopes.append(AliasScope(from: ledger.count, aliases: new))
+    }
+
+    /// Whether a line sets what later lines read as: a year, a date format, a pushed tag, an alias, or an included file.
     func changesState(_ line: String) -> Bool {
         switch dialect {
         case .journal:
             JournalFormat.yearDirective(line) != nil || line.hasPrefix("--input-date-format ") || line.hasPrefix("include ")
-                || line.hasPrefix("!include ")
+                || line.hasPrefix("!include ") || line.hasPrefix("alias ") || line.hasPrefix("alias\t") || line.hasPrefix("end aliases")
         case .beancount: line.hasPrefix("pushtag ") || line.hasPrefix("poptag ") || line.hasPrefix("include ")
         }
     }
@@ -497,7 +516,7 @@ struct TextReader {
             if leftOut { virtualSkipped = true }
             let raw = rawAccounts.intern(bytes: UnsafeBufferPointer(rebasing: b[span.account]))
             if Int(raw) == accountInfo.count {
-                let name = rawAccounts[raw]
+                let name = aliases.isEmpty ? rawAccounts[raw] : aliases.apply(rawAccounts[raw])
                 if let cat = AccountKind.category(of: name) {
                     accountInfo.append((true, cat.isEmpty ? 0 : ledger.categories.intern(cat), 0, AccountKind.isIncome(name)))
                 } else {
@@ -507,10 +526,13 @@ struct TextReader {
             let info = accountInfo[Int(raw)]
             var amount: Amount?
             var symbol: String?
+            // Where a cost or an assertion may follow the quantity (`@ $1.10`, `{105.30 EUR}`, `= $500`).
+            var quantityEnd = 0
             if let range = span.amount {
                 let p = range.lowerBound
                 var e = p
                 while e < range.upperBound && b[e] != 0x40 && b[e] != 0x3D && b[e] != 0x7B { e += 1 }
+                quantityEnd = e
                 while e > p && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
                 let field = UnsafeBufferPointer(rebasing: b[p..<e])
                 // The bank-style reader is the fast path, where it reads the amount as `PostingAmount.read` would
@@ -556,7 +578,15 @@ struct TextReader {
                 moneySymbol = symbol
                 addsToOthers = false
             }
-            if addsToOthers, let a = amount {
+            if addsToOthers, var a = amount {
+                // A posting with a cost weighs its cost (`10.00 EUR @ $1.10` is $11.00 of the money side's), as the
+                // peers balance it.
+                if let range = span.amount, quantityEnd < range.upperBound, b[quantityEnd] != 0x3D,
+                   let cost = PostingAmount.cost(b, from: quantityEnd, to: range.upperBound, beancount: dialect == .beancount),
+                   let w = PostingAmount.weight(of: a, cost: UnsafeBufferPointer(rebasing: b[cost.range]), total: cost.total, marks: marks) {
+                    a = w.amount
+                    symbol = w.symbol ?? marks.defaultCommodity
+                }
                 if let sum = otherSum {
                     if let next = sum.adding(a) { otherSum = next } else if otherSumPassed == nil, let range = span.amount {
                         otherSumPassed = ((line.start, line.end), range, lineNumber + index)

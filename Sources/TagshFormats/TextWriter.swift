@@ -138,7 +138,8 @@ enum TextWriter {
                 switch layout.dialect {
                 case .journal:
                     result = try JournalWriter.rewrite(lines, row: row, ledger: ledger, style: layout.tagStyle, path: file.path,
-                                                       categoryMayChange: categoryChanged?.contains(row) ?? true)
+                                                       categoryMayChange: categoryChanged?.contains(row) ?? true,
+                                                       aliases: layout.aliasScopes.aliases(atRow: row))
                 case .beancount:
                     result = try BeancountWriter.rewrite(lines, row: row, ledger: ledger, pushed: layout.pushedTags[row] ?? [], path: file.path,
                                                          categoryMayChange: categoryChanged?.contains(row) ?? true)
@@ -192,20 +193,31 @@ enum TextWriter {
     /// Sets a block's category: rewrites its single expense or income
     /// posting's account (kept in brackets for a virtual posting) and returns
     /// the new account, or nil when the category did not change. `account`
-    /// makes the account name from the top level and the category.
+    /// makes the account name from the top level and the category. Accounts
+    /// are read under `aliases` (a journal's `alias` lines in force at the
+    /// block), as the reader read them; a posting written as an alias gets the
+    /// new account in full (`food` becomes `Expenses:Gifts`).
     static func applyCategory(_ lines: inout [String], postings: [TextPosting], row: Int, ledger: Ledger, path: String,
+                              aliases: AccountAliases? = nil,
                               account makeAccount: (_ top: String, _ category: String) throws(Diagnostic) -> String)
         throws(Diagnostic) -> String?
     {
-        let categoryPostings = postings.filter { AccountKind.category(of: $0.account) != nil }
-        let current = categoryPostings.count == 1 && postings.count <= 2 ? AccountKind.category(of: categoryPostings[0].account) : nil
+        func named(_ written: String) -> String { aliases.map { $0.apply(written) } ?? written }
+        let categoryPostings = postings.filter { AccountKind.category(of: named($0.account)) != nil }
+        let current = categoryPostings.count == 1 && postings.count <= 2 ? AccountKind.category(of: named(categoryPostings[0].account)) : nil
         let wanted = ledger.category[row] == 0 ? "" : ledger.categories[ledger.category[row]].name
         if current == nil && !wanted.isEmpty {
             throw Diagnostic(ledger.categoryRefusal(row, setting: ledger.category[row]) ?? "transaction \(row + 1) has no single category posting", file: path)
         }
         guard let current, current.lowercased() != wanted.lowercased() else { return nil }
         let p = categoryPostings[0]
-        let account = try makeAccount(AccountKind.topLevel(of: p.account), wanted)
+        let account = try makeAccount(AccountKind.topLevel(of: named(p.account)), wanted)
+        // An alias may rename the account written (`alias Expenses = Personal:Expenses`): then no account written
+        // here would read as the category, and the save is refused rather than write one that reads otherwise.
+        if let aliases, AccountKind.category(of: aliases.apply(account))?.lowercased() != wanted.lowercased() {
+            throw Diagnostic("transaction \(row + 1): an alias in force renames \(account) to \(aliases.apply(account)), "
+                             + "so its category cannot be written as \(wanted)", file: path)
+        }
         let original = lines[p.line]
         let inner = Array(original)[p.accountRange]
         let wrapped = inner.first == "(" ? "(" + account + ")" : inner.first == "[" ? "[" + account + "]" : account
@@ -247,7 +259,8 @@ enum TextWriter {
 }
 
 enum JournalWriter {
-    static func rewrite(_ lines: [String], row: Int, ledger: Ledger, style: TagStyle, path: String, categoryMayChange: Bool = true)
+    static func rewrite(_ lines: [String], row: Int, ledger: Ledger, style: TagStyle, path: String, categoryMayChange: Bool = true,
+                        aliases: AccountAliases? = nil)
         throws(Diagnostic) -> (lines: [String], newAccount: String?)
     {
         var lines = lines
@@ -257,7 +270,7 @@ enum JournalWriter {
 
         // Category: rewrite the expense or income posting's account.
         if categoryMayChange {
-            newAccount = try TextWriter.applyCategory(&lines, postings: block.postings, row: row, ledger: ledger, path: path) {
+            newAccount = try TextWriter.applyCategory(&lines, postings: block.postings, row: row, ledger: ledger, path: path, aliases: aliases) {
                 (top: String, category: String) throws(Diagnostic) -> String in AccountKind.account(top: top, category: category)
             }
         }

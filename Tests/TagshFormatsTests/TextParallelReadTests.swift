@@ -48,6 +48,7 @@ struct TextParallelReadTests {
 
     static let others: [String: [UInt8]] = [
         "/ledgers/other.journal": Array("2023-01-05 INCLUDED\n    Expenses:Fees  2.00 EUR\n    Assets:Checking\n".utf8),
+        "/ledgers/aliases.journal": Array("alias Expenses:Shopping = Expenses:Gifts\n\n2023-01-06 INSIDE\n    Expenses:Shopping  2.00 EUR\n    Assets:Checking\n".utf8),
     ]
 
     static func read(_ bytes: [UInt8], format: LedgerFormat, parallel: Bool) -> Result<LoadedLedger, Diagnostic> {
@@ -96,6 +97,13 @@ struct TextParallelReadTests {
          file(prologue: "commodity EUR\r\n    format 1.000,00 EUR\r\n\r\n") { commaJournal($0) }),
         ("a decimal comma declared after the split", .journal, file(special: ["decimal-mark ,\n"], at: 0.7) { commaJournal($0) }),
         ("a decimal comma declared before the split", .journal, file(special: ["commodity 1.000,00 EUR\n"], at: 0.3) { commaJournal($0) }),
+        // Aliases: in force at the split (read on one core from there), defined after it, ended before it, and
+        // defined in an included file (in force to its end only).
+        ("an alias before the split", .journal, file(special: ["alias Expenses:Shopping = Expenses:Gifts\n"], at: 0.3) { journal($0) }),
+        ("an alias after the split", .journal, file(special: ["alias Expenses:Shopping = Expenses:Gifts\n"], at: 0.7) { journal($0) }),
+        ("aliases ended before the split", .journal,
+         file(prologue: "alias Expenses:Shopping = Expenses:Gifts\n\n", special: ["end aliases\n"], at: 0.3) { journal($0) }),
+        ("an alias in an included file", .journal, file(special: ["include aliases.journal\n"], at: 0.3) { journal($0) }),
     ]
 
     @Test(arguments: cases.map(\.0))
@@ -119,6 +127,7 @@ struct TextParallelReadTests {
             #expect(l1.files.map(\.path) == l2.files.map(\.path))
             #expect(l1.declaredAccounts == l2.declaredAccounts && l1.declarationInsertAt == l2.declarationInsertAt)
             #expect(l1.tagStyle == l2.tagStyle && l1.pushedTags == l2.pushedTags && l1.decimalComma == l2.decimalComma)
+            #expect(l1.aliasScopes.map(\.from) == l2.aliasScopes.map(\.from) && l1.aliasScopes.map(\.aliases.rules.count) == l2.aliasScopes.map(\.aliases.rules.count))
         case (.failure(let e1), .failure(let e2)):
             #expect(e1 == e2)
         case (let a, let b):
@@ -165,6 +174,23 @@ struct TextParallelReadTests {
             let decimals = (0..<l.count).filter { l.amountScale[$0] == 3 }.count
             let expected = Double(l.count) * (1 - declaredFrom)
             #expect(abs(Double(decimals) - expected) < Double(l.count) * 0.01, "\(name): \(decimals) of \(l.count) read as decimals")
+        }
+        // Shopping reads as Gifts where an alias is in force, and only there.
+        for (name, from, to) in [("an alias before the split", 0.3, 1.0), ("an alias after the split", 0.7, 1.0),
+                                 ("aliases ended before the split", 0.0, 0.3), ("an alias in an included file", 0.0, 0.0)] {
+            let found = Self.cases.first { $0.0 == name }
+            guard let found, case .success(let loaded) = Self.read(found.2, format: .journal, parallel: true) else {
+                Issue.record("no case \(name)")
+                continue
+            }
+            let l = loaded.ledger
+            let shopping = (0..<l.count).filter { ["Shopping", "Gifts"].contains(l.transaction($0).category) && l.merchants[l.merchant[$0]] != "INSIDE" }
+            let gifts = shopping.filter { l.transaction($0).category == "Gifts" }
+            let expected = Double(shopping.count) * (to - from)
+            #expect(abs(Double(gifts.count) - expected) < Double(shopping.count) * 0.01, "\(name): \(gifts.count) of \(shopping.count) read as Gifts")
+            if name.contains("included") {
+                #expect((0..<l.count).contains { l.merchants[l.merchant[$0]] == "INSIDE" && l.transaction($0).category == "Gifts" })
+            }
         }
         // The included file's transaction is read where the include stands.
         if case .success(let loaded) = Self.read(Self.cases[5].2, format: .journal, parallel: true) {

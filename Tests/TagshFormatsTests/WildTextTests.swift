@@ -95,6 +95,23 @@ struct WildTextTests {
             + "2024-01-02 B\n    (Budget:Food)  $-5.00\n    Expenses:Food  $5.00\n    Assets:Cash  $-5.00\n\n"
             + "2024-01-03 C ; only virtual\n    [Budget:Food]  $20.00\n    [Budget:Available]\n",
          ["2024-01-01 A -10.00 $", "2024-01-02 B -5.00 $", "2024-01-03 C 20.00 $"]),
+        ("a cost weighs the elided money side as hledger weighs it: a price a unit, a price of all the units; a lot price alone weighs nothing",
+         "2024-01-05 Paris\n    Expenses:Travel  10.00 EUR @ $1.10\n    Assets:Checking\n\n"
+            + "2024-01-06 Refund\n    Expenses:Travel  -10.00 EUR @@ $11.50\n    Assets:Checking\n\n"
+            + "2024-01-07 Lot\n    Assets:Cash\n    Assets:Broker  10 AAPL {$50.00}\n\n"
+            + "2024-01-08 Lot and price\n    Assets:Cash\n    Assets:Broker  10 AAPL {$50.00} @ $60.00 = 10 AAPL\n\n"
+            + "2024-01-09 Thirds\n    Expenses:X  3 ABC @ $1.333  ; exact\n    Assets:Cash\n",
+         ["2024-01-05 Paris -11.00 $ [Travel]", "2024-01-06 Refund 11.50 $ [Travel]", "2024-01-07 Lot -10 AAPL",
+          "2024-01-08 Lot and price -600.00 $", "2024-01-09 Thirds -3.999 $ [X]"]),
+        ("alias lines rename accounts as hledger reads them: a name or its leading part, with its case; a regex, ignoring case; "
+            + "the last defined first; none after `end aliases`",
+         "alias food = Expenses:Food\nalias chk=Assets:Checking\nalias Expenses:Food:Fancy = Expenses:Dining\n"
+            + "alias /^(expenses):gro[a-z]*/ = \\1:Groceries\n\n"
+            + "2024-01-03 A\n    food  $12.50\n    chk\n\n2024-01-04 B\n    food:snacks  $1.00\n    chk\n\n"
+            + "2024-01-05 C\n    Food  $2.00\n    chk\n\n2024-01-06 D\n    food:Fancy  $3.00\n    chk\n\n"
+            + "2024-01-07 E\n    EXPENSES:Grocery  $4.00\n    chk\n\nend aliases\n\n2024-01-08 F\n    food  $5.00\n    chk\n",
+         ["2024-01-03 A -12.50 $ [Food]", "2024-01-04 B -1.00 $ [Food:snacks]", "2024-01-05 C 2.00 $", "2024-01-06 D -3.00 $ [Food:Fancy]",
+          "2024-01-07 E -4.00 $ [Groceries]", "2024-01-08 F 5.00 $"]),
         ("--input-date-format lines",
          "--input-date-format %d/%m/%y\n\n15/03/24 Day first\n    Expenses:X  $1\n    Assets:Y\n",
          ["2024-03-15 Day first -1 $ [X]"]),
@@ -118,6 +135,13 @@ struct WildTextTests {
          "2024-01-02 * \"Rent\"\n  Expenses:Rent  1,250.00 EUR\n  Assets:Cash  -1,250.00 EUR\n\n"
             + "2024-01-03 * \"Car\"\n  Expenses:Car  12,345,678 EUR\n  Assets:Cash\n",
          ["2024-01-02 Rent -1250.00 EUR [Rent]", "2024-01-03 Car -12345678 EUR [Car]"]),
+        ("a cost weighs the elided money side as bean-check weighs it: a lot's cost before a price",
+         "2024-01-10 * \"Buy\"\n  Assets:Cash\n  Assets:Stock  10 HOOL {105.30 EUR, 2024-01-10} @ 110 EUR\n\n"
+            + "2024-01-11 * \"Trip\"\n  Expenses:Travel  10.00 EUR @ 1.10 USD\n  Assets:Cash\n\n"
+            + "2024-01-12 * \"Trip back\"\n  Expenses:Travel  10.00 EUR @@ 11.50 USD\n  Assets:Cash\n\n"
+            + "2024-01-13 * \"Total lot\"\n  Assets:Cash\n  Assets:Stock  2 HOOL {{250.00 EUR}}\n",
+         ["2024-01-10 Buy -1053.00 EUR", "2024-01-11 Trip -11.00 USD [Travel]", "2024-01-12 Trip back -11.50 USD [Travel]",
+          "2024-01-13 Total lot -250.00 EUR"]),
         ("metadata, links, and a narration-only header",
          "2024-01-02 txn \"Only narration\" ^link-1 #t\n  intent: \"want\"\n  note: \"a, b; c\"\n  Expenses:Food  1 USD\n    receipt: \"x.pdf\"\n  Assets:Cash\n",
          ["2024-01-02 Only narration -1 USD [Food] #t intent=want note=a, b; c"]),
@@ -235,6 +259,25 @@ struct WildTextTests {
         // With the money side's own amount, the others' sum is not needed.
         let given = head + String(repeating: big, count: 10) + "    Assets:Bank    -1 EUR\n"
         #expect(try Self.read(given, format).count == 1)
+    }
+
+    /// A category set on a posting written as an alias writes its account in full, which reads back as that
+    /// category; where an alias in force would rename the account written, the save is refused and says so.
+    @Test func aCategoryOnAnAliasedPostingIsWrittenInFull() throws {
+        let text = "alias food = Expenses:Food\nalias bank=Assets:Checking\n\n2024-01-03 A\n    food:Coffee  $12.50\n    bank\n\n"
+            + "alias Expenses = Personal:Expenses\n\n2024-01-04 B\n    food  $1.00\n    bank\n"
+        let loaded = try LedgerDocument.read(Array(text.utf8), fileName: "t.journal", format: .journal, options: ReadOptions())
+        var ledger = loaded.ledger
+        #expect(ledger.transaction(0).category == "Food:Coffee" && ledger.transaction(1).category == "Food")
+        ledger.category[0] = ledger.categories.intern("Gifts")
+        let saved = String(decoding: try loaded.document.renderMain(ledger, changedRows: [0]), as: UTF8.self)
+        #expect(saved == "account Expenses:Gifts\n" + text.replacingOccurrences(of: "    food:Coffee  $12.50", with: "    Expenses:Gifts  $12.50"),
+                "\(saved)")
+        #expect(try Self.read(saved, .journal)[0] == "2024-01-03 A -12.50 $ [Gifts]")
+        ledger.category[1] = ledger.categories.intern("Gifts")
+        var refusal = "written"
+        do { _ = try loaded.document.renderMain(ledger, changedRows: [0, 1]) } catch { refusal = error.message }
+        #expect(refusal.contains("an alias in force renames Expenses:Gifts to Personal:Expenses:Gifts"), "\(refusal)")
     }
 
     @Test func includePatternsReadEveryMatchInNameOrder() throws {
