@@ -79,6 +79,14 @@ enum JournalFormat {
                      load: @escaping (String) throws(FileError) -> (bytes: [UInt8], stamp: FileStamp)) throws(Diagnostic) -> LoadedLedger {
         var reader = TextReader(dialect: .journal, options: options, load: load)
         try reader.readFile(bytes, path: path, stamp: stamp)
+        if reader.sawAssignment {
+            // A balance assignment's amount needs every account's running balance, which a reading without one
+            // does not keep (it would cost every posting of every file): read again, keeping them. In file order,
+            // as ledger works them out; hledger goes by date, which is the same order in a file sorted by date.
+            reader = TextReader(dialect: .journal, options: options, load: load)
+            reader.tracksBalances = true
+            try reader.readFile(bytes, path: path, stamp: stamp)
+        }
         return reader.finish(mainBytes: bytes, format: .journal)
     }
 }

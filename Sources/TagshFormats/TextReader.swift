@@ -42,6 +42,13 @@ struct TextReader {
 
     /// The `alias` directives in force.
     var aliases = AccountAliases()
+    /// Whether a posting assigns its account's balance (`Assets:Checking  = $500`, with no amount). Its amount is
+    /// the one that brings the balance there, which needs every account's running balance: `JournalFormat.read`
+    /// reads such a file again with `tracksBalances`, on one core, keeping them in `balances` (by account as read,
+    /// then commodity).
+    var sawAssignment = false
+    var tracksBalances = false
+    var balances: [String: [String: Amount]] = [:]
     /// Raw account text → (is an expense/income account, category id, account id), under `aliases`.
     var rawAccounts = StringTable()
     var accountInfo: [(isCategory: Bool, category: UInt32, account: UInt32, isIncome: Bool)] = [(false, 0, 0, false)]
@@ -86,7 +93,7 @@ struct TextReader {
         if fileIndex == 0, let nl = bytes.firstIndex(of: 0x0A), nl > 0, bytes[nl - 1] == 0x0D { layout.lineEnding = [0x0D, 0x0A] }
         try bytes.withUnsafeBufferPointer { b throws(Diagnostic) in
             var at = (pos: 0, line: 1)
-            if fileIndex == 0, options.readsInParallel, !options.skipBad, b.count >= TextReader.parallelThreshold,
+            if fileIndex == 0, options.readsInParallel, !options.skipBad, !tracksBalances, b.count >= TextReader.parallelThreshold,
                let split = TextReader.splitPoint(b) {
                 // Room for the whole file's rows: the second half's are appended without growing the arrays.
                 reserve(b.count / 110)
@@ -150,6 +157,7 @@ struct TextReader {
         ledgerStyle += other.ledgerStyle
         hledgerStyle += other.hledgerStyle
         unknownAmounts += other.unknownAmounts
+        sawAssignment = sawAssignment || other.sawAssignment
         timeclockLines += other.timeclockLines
     }
 
@@ -486,6 +494,8 @@ struct TextReader {
         // postings only is read from those, in a second pass. Every posting counts as one of the transaction's.
         var allPostings = 0
         var virtualSkipped = false, includesVirtual = false
+        // With `tracksBalances`: the posting without an amount, whose balance takes what the others leave.
+        var elidedAccount: String?
         passes: while true {
         for index in 1..<lines.count {
             let line = lines[index]
@@ -558,6 +568,20 @@ struct TextReader {
             if leftOut { continue }
             // An amount without a commodity has the default one (ledger's `D` directive).
             if amount != nil && symbol == nil, let d = marks.defaultCommodity { symbol = d }
+            if let range = span.amount, amount == nil, quantityEnd == range.lowerBound, b[quantityEnd] == 0x3D {
+                // A balance assignment: worked out when the balances are kept (else the file is read again).
+                if tracksBalances, let assigned = assignment(b, range) {
+                    let name = aliases.isEmpty ? rawAccounts[raw] : aliases.apply(rawAccounts[raw])
+                    amount = assigned.amount.adding(-(balances[name]?[assigned.symbol ?? ""] ?? .zero))
+                    symbol = assigned.symbol
+                } else {
+                    sawAssignment = true
+                }
+            }
+            if tracksBalances {
+                let name = aliases.isEmpty ? rawAccounts[raw] : aliases.apply(rawAccounts[raw])
+                if let a = amount { addToBalance(name, a, symbol) } else { elidedAccount = elidedAccount ?? name }
+            }
             if !layout.decimalMarkSeen, let a = amount, a.scale > 0, let range = span.amount {
                 // The file's decimal mark: the last mark of the first amount with decimals.
                 layout.decimalMarkSeen = true
@@ -616,6 +640,9 @@ struct TextReader {
             category = lastCategory
             if categoryIsIncome { lock = 3 }
         } else { lock = 2 }
+        if let elidedAccount, let others = (otherSum ?? .zero).adding(moneyAmount ?? .zero) {
+            addToBalance(elidedAccount, -others, otherSymbol ?? moneySymbol)
+        }
         var amount = Amount.zero
         var symbol: String?
         if hasMoney, let a = moneyAmount {
@@ -646,6 +673,27 @@ struct TextReader {
         layout.rowFile.append(fileIndex)
         layout.rowStart.append(lines[0].start)
         layout.rowEnd.append(lines[lines.count - 1].end)
+    }
+
+    /// The amount a balance assignment sets (`= $500`, `== $500`, `=* $500`; without a cost that follows).
+    func assignment(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (amount: Amount, symbol: String?)? {
+        var p = range.lowerBound
+        while p < range.upperBound && (b[p] == 0x3D || b[p] == 0x2A || b[p] == 0x20 || b[p] == 0x09) { p += 1 }
+        var e = p
+        while e < range.upperBound && b[e] != 0x40 { e += 1 }
+        while e > p && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+        guard e > p else { return nil }
+        let field = UnsafeBufferPointer(rebasing: b[p..<e])
+        var found = PostingAmount.quick(field, marks: marks)
+        if found == nil, case .amount(let a, let s) = PostingAmount.read(String(decoding: field, as: UTF8.self), marks: marks) { found = (a, s) }
+        if let f = found, f.symbol == nil, let d = marks.defaultCommodity { return (f.amount, d) }
+        return found
+    }
+
+    mutating func addToBalance(_ account: String, _ amount: Amount, _ symbol: String?) {
+        let key = symbol ?? ""
+        let sum = (balances[account]?[key] ?? .zero).adding(amount)
+        balances[account, default: [:]][key] = sum ?? amount
     }
 
     /// An error at a posting's amount: `range` of the bytes of `line`, which is line `number` of the file.

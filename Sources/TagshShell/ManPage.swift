@@ -119,6 +119,7 @@ public enum ManPage {
             The category is the expense or income posting's account below its top level; the top level and the file's letter case are kept.
             Accounts are read through the journal's \\fBalias\\fR lines, as hledger reads them; a category set on a posting written as an alias writes its account in full.
             A posting with a cost (\\fB10.00 EUR @ $1.10\\fR, \\fB@@ $11.50\\fR; in beancount a lot's \\fB{105.30 EUR}\\fR first) weighs its cost in an elided amount, as hledger and bean-check weigh it.
+            A balance assignment (\\fBAssets:Checking  = $900.00\\fR, no amount) is the amount that brings the account there, worked out in file order, as ledger does.
             In beancount, tags are \\fB#tags\\fR and intent and note are metadata.
             What a file cannot hold (a beancount tag with \\fB:\\fR, a tag from \\fBpushtag\\fR) is refused when the command runs.
             .SH FILES

@@ -104,6 +104,9 @@ struct TextParallelReadTests {
         ("aliases ended before the split", .journal,
          file(prologue: "alias Expenses:Shopping = Expenses:Gifts\n\n", special: ["end aliases\n"], at: 0.3) { journal($0) }),
         ("an alias in an included file", .journal, file(special: ["include aliases.journal\n"], at: 0.3) { journal($0) }),
+        // A balance assignment after the split: the whole file is read again, keeping every account's balance.
+        ("a balance assignment after the split", .journal,
+         file(special: ["2024-02-02 RECONCILED\n    Assets:Cash  = 0.00 EUR\n    Equity:Adjust\n"], at: 0.8) { journal($0) }),
     ]
 
     @Test(arguments: cases.map(\.0))
@@ -150,7 +153,7 @@ struct TextParallelReadTests {
     }
 
     /// The cases do what their names say: each special case is read, and the error cases fail.
-    @Test func casesCoverWhatTheySay() {
+    @Test func casesCoverWhatTheySay() throws {
         for (name, format, bytes) in Self.cases {
             let result = Self.read(bytes, format: format, parallel: true)
             if name.hasSuffix("(an error)") {
@@ -191,6 +194,19 @@ struct TextParallelReadTests {
             if name.contains("included") {
                 #expect((0..<l.count).contains { l.merchants[l.merchant[$0]] == "INSIDE" && l.transaction($0).category == "Gifts" })
             }
+        }
+        // The assignment's amount brings Assets:Cash back to 0: it is what the rows before it took out (their money side).
+        if let found = Self.cases.first(where: { $0.0 == "a balance assignment after the split" }),
+           case .success(let loaded) = Self.read(found.2, format: .journal, parallel: true) {
+            let l = loaded.ledger
+            let row = try #require((0..<l.count).first { l.merchants[l.merchant[$0]] == "RECONCILED" })
+            var before = Total()
+            for r in 0..<row where l.transaction(r).account == "Assets:Cash" { before.add(l.transaction(r).amount) }
+            var after = before
+            after.add(l.transaction(row).amount)
+            #expect(before != Total() && after == Total(), "\(l.transaction(row).amount) after \(before)")
+        } else {
+            Issue.record("no assignment case")
         }
         // The included file's transaction is read where the include stands.
         if case .success(let loaded) = Self.read(Self.cases[5].2, format: .journal, parallel: true) {

@@ -112,6 +112,12 @@ struct WildTextTests {
             + "2024-01-07 E\n    EXPENSES:Grocery  $4.00\n    chk\n\nend aliases\n\n2024-01-08 F\n    food  $5.00\n    chk\n",
          ["2024-01-03 A -12.50 $ [Food]", "2024-01-04 B -1.00 $ [Food:snacks]", "2024-01-05 C 2.00 $", "2024-01-06 D -3.00 $ [Food:Fancy]",
           "2024-01-07 E -4.00 $ [Groceries]", "2024-01-08 F 5.00 $"]),
+        ("balance assignments: the amount that brings the account, as aliases name it, to the balance assigned, in its commodity",
+         "2024-01-02 Opening\n    Assets:Checking  = $1000.00\n    Equity:Opening\n\n2024-01-03 Grocer\n    Expenses:Food  $12.50\n    Assets:Checking\n\n"
+            + "alias chk = Assets:Checking\n\n2024-01-07 Rebalance\n    chk  = $900.00\n    Expenses:Misc\n\n"
+            + "2024-01-08 Interest\n    Income:Interest\n    Assets:Checking  ==* $901.00\n\n2024-01-09 Fx\n    Assets:Checking  = 50 EUR\n    Equity:Opening\n",
+         ["2024-01-02 Opening 1000.00 $", "2024-01-03 Grocer -12.50 $ [Food]", "2024-01-07 Rebalance -87.50 $ [Misc]",
+          "2024-01-08 Interest 1.00 $ [Interest]", "2024-01-09 Fx 50 EUR"]),
         ("--input-date-format lines",
          "--input-date-format %d/%m/%y\n\n15/03/24 Day first\n    Expenses:X  $1\n    Assets:Y\n",
          ["2024-03-15 Day first -1 $ [X]"]),
