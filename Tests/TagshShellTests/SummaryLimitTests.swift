@@ -139,6 +139,10 @@ struct KeptLinesTests {
                     #expect(got.lines.map(describe) == byKey.lines.map(describe), "\(what)")
                     #expect(describe(got.others) == describe(byKey.others), "\(what)")
                     #expect(got.folded == byKey.folded, "\(what)")
+                    // The keys kept with a trend or columns are these, summed on one core or two.
+                    let kept = try #require(try SummaryReport.keptKeys(rows, grouping, ledger, limit: limit, session: session, twoCoresFrom: twoCoresFrom))
+                    #expect(kept.isKept.indices.filter { kept.isKept[$0] } == got.lines.compactMap(\.key).sorted(), "\(what)")
+                    #expect(kept.folded == got.folded, "\(what)")
                 }
             }
         }

@@ -450,38 +450,7 @@ struct SummaryReport {
         guard let bound = first.keyBound(ledger), let head = rows.first else { return nil }
         if bound < twoPassesFrom { return try keptLinesByKey(rows, first, ledger, limit: limit, session: session) }
         let currency = ledger.currency[head]
-        // Each key's net total. From `twoCoresFrom` keys, the keys are split in two and each half summed on a core
-        // of its own, from every row: each key's total still adds its rows in their order. (A million merchants'
-        // totals are 24 MB of memory not touched before, and a pass adding into them: on one core, most of a
-        // `summary by merchant --limit` on the 1M `wide` shape.) This core's half sums all the rows too.
-        enum Pass { case done, interrupted, mixed }
-        var outcome = Pass.done
-        var all = Summing(count: 0)
-        let net = [Summing.Running](unsafeUninitializedCapacity: bound) { totals, initialized in
-            let base = totals.baseAddress!
-            let parts = Parallel.halves(bound, threshold: twoCoresFrom) { keys -> (pass: Pass, all: Summing) in
-                (base + keys.lowerBound).initialize(repeating: .init(), count: keys.count)
-                let here = keys.lowerBound == 0
-                var all = Summing(count: 0)
-                for (i, row) in rows.enumerated() {
-                    if here && i & 4095 == 0 && session.interrupted() { return (.interrupted, all) }
-                    guard ledger.currency[row] == currency else { return (.mixed, all) }
-                    let units = ledger.amountUnits[row], scale = ledger.amountScale[row]
-                    let key = first.key(row, ledger)
-                    if keys.contains(key) { base[key].add(units, scale) }
-                    if here { all.addAll(units, scale) }
-                }
-                return (.done, all)
-            }
-            initialized = bound
-            outcome = parts.contains { $0.pass == .interrupted } ? .interrupted : parts.contains { $0.pass == .mixed } ? .mixed : .done
-            all = parts[0].all
-        }
-        switch outcome {
-        case .interrupted: throw .interrupted
-        case .mixed: return nil
-        case .done: break
-        }
+        guard let (net, all) = try netByKey(rows, first, ledger, bound: bound, session: session, twoCoresFrom: twoCoresFrom) else { return nil }
         var keys: [Int] = []
         keys.reserveCapacity(bound)
         for k in net.indices where net[k].present { keys.append(k) }
@@ -511,6 +480,45 @@ struct SummaryReport {
         return (Line(group: all.group(nil, currency: currency)),
                 best.indices.map { Line(key: keys[best[$0]], group: kept.group($0, currency: currency)) },
                 others, keys.count - best.count)
+    }
+
+    /// Each key's net total (`bound` keys, the rows' first currency), and every row's sums; nil when the rows hold
+    /// another currency. From `twoCoresFrom` keys, the keys are split in two and each half summed on a core of its
+    /// own, from every row: each key's total still adds its rows in their order. (A million merchants' totals are
+    /// 24 MB of memory not touched before, and a pass adding into them: on one core, most of a `summary by merchant
+    /// --limit` on the 1M `wide` shape.) This core's half sums all the rows too.
+    static func netByKey(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, bound: Int, session: Session,
+                         twoCoresFrom: Int = 1 << 18) throws(ShellError) -> (net: [Summing.Running], all: Summing)? {
+        guard let head = rows.first else { return nil }
+        let currency = ledger.currency[head]
+        enum Pass { case done, interrupted, mixed }
+        var outcome = Pass.done
+        var all = Summing(count: 0)
+        let net = [Summing.Running](unsafeUninitializedCapacity: bound) { totals, initialized in
+            let base = totals.baseAddress!
+            let parts = Parallel.halves(bound, threshold: twoCoresFrom) { keys -> (pass: Pass, all: Summing) in
+                (base + keys.lowerBound).initialize(repeating: .init(), count: keys.count)
+                let here = keys.lowerBound == 0
+                var all = Summing(count: 0)
+                for (i, row) in rows.enumerated() {
+                    if here && i & 4095 == 0 && session.interrupted() { return (.interrupted, all) }
+                    guard ledger.currency[row] == currency else { return (.mixed, all) }
+                    let units = ledger.amountUnits[row], scale = ledger.amountScale[row]
+                    let key = first.key(row, ledger)
+                    if keys.contains(key) { base[key].add(units, scale) }
+                    if here { all.addAll(units, scale) }
+                }
+                return (.done, all)
+            }
+            initialized = bound
+            outcome = parts.contains { $0.pass == .interrupted } ? .interrupted : parts.contains { $0.pass == .mixed } ? .mixed : .done
+            all = parts[0].all
+        }
+        switch outcome {
+        case .interrupted: throw .interrupted
+        case .mixed: return nil
+        case .done: return (net, all)
+        }
     }
 
     /// `summary by tag --limit N` in one currency with no trend or columns, when more than N tags are held: the
@@ -585,16 +593,10 @@ struct SummaryReport {
     /// line by line) by a period or a tag (a row has several), or when the rows hold more than one currency (the
     /// folded row's totals would list currencies in another order).
     static func keptKeys(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
-                         session: Session) throws(ShellError) -> (isKept: [Bool], folded: Int)? {
-        guard let bound = first.keyBound(ledger), let head = rows.first else { return nil }
-        let main = ledger.currency[head]
-        // Summed exactly, as `AmountTotals.add` sums.
-        var net = [Summing.Running](repeating: .init(), count: bound)
-        for (i, row) in rows.enumerated() {
-            if i % 4096 == 0 { try session.checkInterrupted() }
-            guard ledger.currency[row] == main else { return nil }
-            net[first.key(row, ledger)].add(ledger.amountUnits[row], ledger.amountScale[row])
-        }
+                         session: Session, twoCoresFrom: Int = 1 << 18) throws(ShellError) -> (isKept: [Bool], folded: Int)? {
+        // Summed exactly, as `AmountTotals.add` sums (on two cores from `twoCoresFrom` keys, as `keptLines` sums them).
+        guard let bound = first.keyBound(ledger),
+              let (net, _) = try netByKey(rows, first, ledger, bound: bound, session: session, twoCoresFrom: twoCoresFrom) else { return nil }
         let keys = net.indices.filter { net[$0].present }
         let best = largest(limit, of: keys, net: net)
         var isKept = [Bool](repeating: false, count: bound)
