@@ -161,6 +161,40 @@ struct KeptLinesTests {
     }
 }
 
+/// A summary with a trend or two dimensions is summed in arrays (`SummaryReport.gridLines`), from enough rows in two
+/// halves at once: each line's, month's and column's sums must be what one loop on one core gives.
+struct GridLinesTests {
+    @Test(arguments: [0, 1, 2]) func twoHalvesSumAsOne(huge: Int) throws {
+        let (dir, path) = try SummaryLimitTests.ledgerFile(seed: 5, currencies: ["EUR"], huge: huge, tags: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        let rows = Array(0..<ledger.count).filter { $0 % 13 != 4 }
+        func describe(_ l: SummaryReport.Line) -> String {
+            "\(l.key.map(String.init) ?? "-") \(SummaryFastPathTests.describe(l.group)) months "
+                + l.byMonth.keys.sorted().map { "\($0): \(SummaryFastPathTests.describe(l.byMonth[$0]!))" }.joined(separator: "; ") + " columns "
+                + l.byColumn.keys.sorted().map { "\($0): \(SummaryFastPathTests.describe(l.byColumn[$0]!))" }.joined(separator: "; ")
+        }
+        for dimensions in [[TagshShell.Dimension.category], [.tag], [.merchant, .month], [.tag, .category], [.week, .tag]] {
+            let first = Grouping(dimensions[0], ledger: ledger, depth: nil)
+            let second = dimensions.count > 1 ? Grouping(dimensions[1], ledger: ledger, depth: nil) : nil
+            let kept = dimensions[0] == .merchant ? (0..<(ledger.merchants.count + 1)).map { $0 % 3 == 0 } : nil
+            for trend in [false, true] where trend || second != nil {
+                func grid(_ parallelFrom: Int) throws -> [String] {
+                    let g = try #require(try SummaryReport.gridLines(rows, first, second, trend: trend, kept: kept, ledger, session: session,
+                                                                     parallelFrom: parallelFrom))
+                    return [describe(g.all), describe(g.others)] + g.lines.map(describe)
+                        + g.columnTotals.keys.sorted().map { "\($0): \(SummaryFastPathTests.describe(g.columnTotals[$0]!))" }
+                }
+                let one = try grid(.max)
+                #expect(try grid(2) == one, "\(dimensions)\(trend ? " --trend" : "")")
+                #expect(one.count > 3)
+            }
+        }
+    }
+}
+
 /// A summary by one dimension in one currency is summed in arrays (`SummaryReport.singleCurrencyLines`): each group
 /// must hold what adding its transactions one by one (`Groups.Group.add`) gives, mixed scales and sums past Int64
 /// included.

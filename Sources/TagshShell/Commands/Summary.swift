@@ -595,9 +595,10 @@ struct SummaryReport {
     /// With `kept` (by key), only the kept keys get a line, and the others are folded into `others`, a row once
     /// (by tag, a row with any tag not kept), as the general loop and its folding by tag do. Nil when the rows hold
     /// several currencies, or when the lines times the months or the columns pass `maxCells` (a million merchants
-    /// by month): the general loop then makes only the cells that hold something.
+    /// by month): the general loop then makes only the cells that hold something. From `parallelFrom` rows, the rows
+    /// are summed in two halves at once.
     static func gridLines(_ rows: [Int], _ first: Grouping, _ second: Grouping?, trend: Bool, kept: [Bool]?, _ ledger: Ledger,
-                          session: Session, maxCells: Int = 1 << 18) throws(ShellError)
+                          session: Session, maxCells: Int = 1 << 18, parallelFrom: Int = 1 << 16) throws(ShellError)
         -> (all: Line, lines: [Line], others: Line, columnTotals: [Int: Groups.Group])?
     {
         guard let head = rows.first else { return nil }
@@ -626,40 +627,42 @@ struct SummaryReport {
         let (othersSlot, allSlot) = (lineCount, lineCount + 1)
         let months = trend ? monthSlots?.count ?? 0 : 0, columns = secondSlots?.count ?? 0
         guard (lineCount + 2) * max(months, columns, 1) <= maxCells else { return nil }
-        var sums = Summing(count: lineCount + 2)
-        var byMonth = Summing(count: (lineCount + 2) * months), byColumn = Summing(count: (lineCount + 2) * columns)
         let keeps = kept != nil
-        // On buffers, with nothing captured that changes: sums in arrays checked at each addition, and a nested
-        // function adding to them, spent half the time checking exclusive access.
-        var done = 0
-        while done < rows.count {
-            try session.checkInterrupted()
-            let chunk = done..<min(done + 4096, rows.count)
-            rows.withUnsafeBufferPointer { rows in
-                ledger.amountUnits.withUnsafeBufferPointer { units in
-                    ledger.amountScale.withUnsafeBufferPointer { scales in
-                        lineOfKey.withUnsafeBufferPointer { lineOfKey in
-                            sums.withSlots { lines in
-                                byMonth.withSlots { monthSums in
-                                    byColumn.withSlots { columnSums in
-                                        for i in chunk {
-                                            let row = rows[i], u = units[row], sc = scales[row]
-                                            let month = months > 0 ? monthSlots?.slot(row, ledger) ?? 0 : 0
-                                            func add(_ line: Int) {
-                                                lines.add(line, u, sc)
-                                                if months > 0 { monthSums.add(line * months + month, u, sc) }
-                                                if columns > 0 { secondSlots?.forEach(row, ledger) { columnSums.add(line * columns + $0, u, sc) } }
-                                            }
-                                            add(allSlot)
-                                            if !keeps {
-                                                firstSlots.forEach(row, ledger) { add($0) }
-                                            } else {
-                                                var folded = false
-                                                firstSlots.forEach(row, ledger) { k in
-                                                    let line = Int(lineOfKey[k])
-                                                    if line >= 0 { add(line) } else { folded = true }
+        /// Sums `rows[part]` into `sums` (by line), `byMonth` and `byColumn` (by line and month or column).
+        /// On buffers, with nothing captured that changes: sums in arrays checked at each addition, and a nested
+        /// function adding to them, spent half the time checking exclusive access.
+        func sum(_ part: Range<Int>, _ sums: inout Summing, _ byMonth: inout Summing, _ byColumn: inout Summing,
+                 interrupted: () throws(ShellError) -> Void) throws(ShellError) {
+            var done = part.lowerBound
+            while done < part.upperBound {
+                try interrupted()
+                let chunk = done..<min(done + 4096, part.upperBound)
+                rows.withUnsafeBufferPointer { rows in
+                    ledger.amountUnits.withUnsafeBufferPointer { units in
+                        ledger.amountScale.withUnsafeBufferPointer { scales in
+                            lineOfKey.withUnsafeBufferPointer { lineOfKey in
+                                sums.withSlots { lines in
+                                    byMonth.withSlots { monthSums in
+                                        byColumn.withSlots { columnSums in
+                                            for i in chunk {
+                                                let row = rows[i], u = units[row], sc = scales[row]
+                                                let month = months > 0 ? monthSlots?.slot(row, ledger) ?? 0 : 0
+                                                func add(_ line: Int) {
+                                                    lines.add(line, u, sc)
+                                                    if months > 0 { monthSums.add(line * months + month, u, sc) }
+                                                    if columns > 0 { secondSlots?.forEach(row, ledger) { columnSums.add(line * columns + $0, u, sc) } }
                                                 }
-                                                if folded { add(othersSlot) }
+                                                add(allSlot)
+                                                if !keeps {
+                                                    firstSlots.forEach(row, ledger) { add($0) }
+                                                } else {
+                                                    var folded = false
+                                                    firstSlots.forEach(row, ledger) { k in
+                                                        let line = Int(lineOfKey[k])
+                                                        if line >= 0 { add(line) } else { folded = true }
+                                                    }
+                                                    if folded { add(othersSlot) }
+                                                }
                                             }
                                         }
                                     }
@@ -668,8 +671,26 @@ struct SummaryReport {
                         }
                     }
                 }
+                done = chunk.upperBound
             }
-            done = chunk.upperBound
+        }
+        var sums = Summing(count: lineCount + 2)
+        var byMonth = Summing(count: (lineCount + 2) * months), byColumn = Summing(count: (lineCount + 2) * columns)
+        if rows.count >= parallelFrom {
+            // The rows in two halves at once, each into sums of its own; the second half's then added to the first's,
+            // cell by cell (sums are exact, so the order they are made in does not change them). The second half is
+            // not interrupted: the first is, and waits for it.
+            let half = rows.count / 2
+            let (_, other) = try Parallel.alongside({ () -> (Summing, Summing, Summing) in
+                var (s, m, c) = (Summing(count: lineCount + 2), Summing(count: (lineCount + 2) * months), Summing(count: (lineCount + 2) * columns))
+                try? sum(half..<rows.count, &s, &m, &c, interrupted: {})
+                return (s, m, c)
+            }, { () throws(ShellError) in try sum(0..<half, &sums, &byMonth, &byColumn, interrupted: session.checkInterrupted) })
+            for slot in 0..<(lineCount + 2) where other.0.counts[slot] > 0 { sums.add(slot, other.0, slot) }
+            for cell in 0..<((lineCount + 2) * months) where other.1.counts[cell] > 0 { byMonth.add(cell, other.1, cell) }
+            for cell in 0..<((lineCount + 2) * columns) where other.2.counts[cell] > 0 { byColumn.add(cell, other.2, cell) }
+        } else {
+            try sum(0..<rows.count, &sums, &byMonth, &byColumn, interrupted: session.checkInterrupted)
         }
         func line(_ slot: Int, key: Int?) -> Line {
             var l = Line(key: key, group: sums.group(slot, currency: currency))
