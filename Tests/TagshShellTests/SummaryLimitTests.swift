@@ -161,6 +161,25 @@ struct KeptLinesTests {
     }
 }
 
+/// A table by two dimensions names its one currency in its header, `MONTH (EUR)`; a file without currencies gets
+/// `MONTH` (it got `MONTH ()`).
+struct CrossTableHeaderTests {
+    @Test func theHeaderNamesTheCurrencyOnlyWhenThereIsOne() throws {
+        for (header, currency) in [("Date,Description,Amount\n", ""), ("Date,Description,Amount,Currency\n", ",EUR")] {
+            let (dir, path) = try scratchFile("bank.csv", prefix: "tagsh-cross")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try (header + "2024-01-02,REWE,-54.20\(currency)\n2024-02-03,SALARY,2500.00\(currency)\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let sink = BufferSink()
+            let session = Session(sink: sink)
+            session.execute("open \(path)")
+            session.execute("summary by month by category")
+            let first = sink.out.split(separator: "\n").first { $0.hasPrefix("MONTH") }.map(String.init) ?? sink.combined
+            #expect(first.hasPrefix(currency.isEmpty ? "MONTH   " : "MONTH (EUR)"), "\(first)")
+            #expect(!first.contains("()"), "\(first)")
+        }
+    }
+}
+
 /// A summary with a trend or two dimensions is summed in arrays (`SummaryReport.gridLines`), from enough rows in two
 /// halves at once: each line's, month's and column's sums must be what one loop on one core gives.
 struct GridLinesTests {

@@ -1249,7 +1249,10 @@ struct SummaryReport {
             if single, let e = g.totals.entries.first { return e.amount.formatted(grouping: true, minimumScale: scales[Int(e.currency)]) }
             return Groups.text(g.totals, ledger, scales: scales)
         }
-        let currency = single ? all.group.totals.entries.first.map { " (" + TextSafety.sanitize(ledger.currencies[$0.currency]) + ")" } ?? "" : ""
+        // (No parentheses for a file without currencies: `MONTH ()` said nothing.)
+        let currency = single ? all.group.totals.entries.first.flatMap {
+            ledger.currencies[$0.currency].isEmpty ? nil : " (" + TextSafety.sanitize(ledger.currencies[$0.currency]) + ")"
+        } ?? "" : ""
         let header = groupings[0].dimension.rawValue.uppercased() + currency
         let labels = lines.map(label) + [("total", nil)]
         let labelWidth = min(24, labels.map { TextSafety.displayWidth($0.0) }.max().map { max($0, TextSafety.displayWidth(header)) } ?? 10)
