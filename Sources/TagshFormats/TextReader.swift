@@ -296,7 +296,14 @@ struct TextReader {
                     if layout.aliasScopes.count != scopes { setAliases(before) }
                 } else if line.hasPrefix("alias ") || line.hasPrefix("alias\t") {
                     var next = aliases
-                    if next.add(line.dropFirst(6)) { setAliases(next) }
+                    if next.add(line.dropFirst(6)) {
+                        setAliases(next)
+                    } else {
+                        // (hledger refuses such a line; ledger reads a name no account has. Kept, and said.)
+                        let place = fileIndex == 0 ? "line \(lineNumber)" : "line \(lineNumber) of \(path.split(separator: "/").last ?? "")"
+                        layout.notes.append("\(place): `\(line.trimmingCharacters(in: " \t"))` is not an alias tagsh reads "
+                                            + "(alias NAME = ACCOUNT, or alias /REGEX/ = REPLACEMENT): kept as it is, and not applied")
+                    }
                 } else if line.hasPrefix("end aliases"), line.dropFirst(11).allSatisfy({ $0 == " " || $0 == "\t" }), !aliases.isEmpty {
                     setAliases(AccountAliases())
                 }

@@ -264,6 +264,26 @@ struct TextFormatTests {
     /// Timeclock lines (ledger's regression suite has 40 files of them: found by `scripts/wild-check`) are hours,
     /// not money: they are kept as they are, left out of the transactions, and `open` and `info` say so. (A line
     /// that only starts with `i` or `o`, an `include` or an `o` without a date, is not one.)
+    /// An `alias` line that defines nothing tagsh reads (no `=`, a regex that does not compile) is kept as it is and
+    /// not applied, and `open` and `info` say where it is.
+    @Test func anAliasNotReadIsKeptAndSaid() throws {
+        let text = "alias food = Expenses:Food\nalias /(unclosed/ = Expenses:X\nalias nothing\n\n"
+            + "2013/04/04 Coffee\n    food   3.00 EUR\n    Assets:Cash\n"
+        let path = try SmallLedgers.scratch("al.ledger", text)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(s.ledger.map { $0.transaction(0).category } == "Food")
+        #expect(sink.err.contains("al.ledger: line 2: `alias /(unclosed/ = Expenses:X` is not an alias tagsh reads"), "\(sink.err)")
+        #expect(sink.err.contains("al.ledger: line 3: `alias nothing` is not an alias tagsh reads"), "\(sink.err)")
+        sink.reset()
+        s.execute("info")
+        #expect(sink.out.contains("line 2: `alias /(unclosed/"), "\(sink.out)")
+        #expect(s.execute("tag all +x") == .ok && s.execute("save") == .ok)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("alias food = Expenses:Food\nalias /(unclosed/ = Expenses:X\nalias nothing\n"))
+    }
+
     @Test func timeclockLinesAreKeptAndSaid() throws {
         let text = "2013/04/04 Coffee\n    Expenses:Food   3.00 EUR\n    Assets:Cash\n\n"
             + "i 2013/04/05 09:30:00 Internal:Meeting\no 2013/04/05 10:00:00\nI\t2013/04/06 09:00:00 A\nO 2013/04/06 10:00:00\n"
