@@ -72,6 +72,7 @@ public enum ManPage {
             only after \\fBDisplay all N possibilities? (y or n)\\fR is answered \\fBy\\fR (or Space), as readline asks.
             \\fBn\\fR, Delete or Enter leaves the line as it was, other keys ring the bell and the question waits, and
             Ctrl-C clears the line.
+            A comma typed just after a completed word takes the place of the space Tab added (\\fBcategory Streaming, +tv\\fR).
             .PP
             Pasted text arrives as it was copied (bracketed paste): a pasted Tab is a Tab, and pasted lines run one
             after another on Enter. Ctrl-X Ctrl-E opens the line in \\fB$VISUAL\\fR or \\fB$EDITOR\\fR;

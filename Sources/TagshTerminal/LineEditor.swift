@@ -65,6 +65,8 @@ public final class LineEditor {
     var promptBuffer: UnsafeMutablePointer<CChar>?
     /// The line and cursor of the last Tab, so a second Tab lists the matches.
     var lastTab: (text: String, count: Int)?
+    /// The line and the cursor's byte offset just after a Tab that inserted a word and a space (`insertComma`).
+    var spaceAfterCompletion: (line: String, cursor: Int)?
 
     /// Sets up libedit; `programName` selects `~/.editrc` lines prefixed with it.
     public init(programName: String, historyPath: String?, prompt: @escaping () -> String,
@@ -88,6 +90,10 @@ public final class LineEditor {
         // (a pasted Tab does not complete, a pasted line break does not run the line).
         tagsh_el_addfn(el, "tagsh-paste", "insert pasted text as it is", lineEditorPaste)
         tagsh_el_bind(el, "\\e[200~", "tagsh-paste")
+        // A comma typed just after a completion's space takes the space's place, as zsh drops its completion's
+        // suffix: `category Streaming, +tv`, not `category Streaming , +tv`.
+        tagsh_el_addfn(el, "tagsh-comma", "a comma, in place of the space a completion just added", lineEditorComma)
+        tagsh_el_bind(el, ",", "tagsh-comma")
         // Ctrl-X Ctrl-E: the line in $VISUAL / $EDITOR, as bash and zsh do.
         tagsh_el_addfn(el, "tagsh-edit", "edit the line in $VISUAL or $EDITOR", lineEditorEdit)
         tagsh_el_bind(el, "^X^E", "tagsh-edit")
@@ -115,6 +121,7 @@ public final class LineEditor {
         LineEditor.writeToTerminal("\u{1B}[?2004h")
         defer { LineEditor.writeToTerminal("\u{1B}[?2004l") }
         interruptedInCallback = false
+        spaceAfterCompletion = nil
         let read = el_gets(el, &count)
         if interruptedInCallback {
             interruptedInCallback = false
@@ -185,8 +192,10 @@ public final class LineEditor {
         if offer.candidates.count == 1 {
             // A folder or a query key (`date:`) is not finished: no space after it.
             let only = offer.candidates.strings[0]
-            replace(typed, with: only + (only.hasSuffix("/") || only.hasSuffix(":") ? "" : " "))
+            let spaced = !(only.hasSuffix("/") || only.hasSuffix(":"))
+            replace(typed, with: only + (spaced ? " " : ""))
             lastTab = nil
+            spaceAfterCompletion = spaced ? currentLine() : nil
             return UInt8(CC_REFRESH)
         }
         let common = LineEditor.longestCommonPrefix(offer.candidates)
@@ -210,6 +219,24 @@ public final class LineEditor {
         }
         listCandidates(offer.candidates.strings, rows, afterQuestion: offer.candidates.count >= LineEditor.askFrom)
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// The line being edited and the cursor's byte offset in it.
+    func currentLine() -> (line: String, cursor: Int)? {
+        guard let info = el_line(el)?.pointee, let buffer = info.buffer, let cursor = info.cursor, let last = info.lastchar else { return nil }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: last - buffer)
+        return (String(decoding: bytes, as: UTF8.self), cursor - buffer)
+    }
+
+    /// Inserts a comma; just after a completion's space, with the line as the completion left it, in the
+    /// space's place.
+    func insertComma() -> UInt8 {
+        if let after = spaceAfterCompletion, let now = currentLine(), now.line == after.line, now.cursor == after.cursor {
+            el_deletestr(el, 1)
+        }
+        spaceAfterCompletion = nil
+        el_insertstr(el, ",")
+        return UInt8(CC_REFRESH)
     }
 
     /// Set when Ctrl-C answered a question inside a key's callback: `readLine` reports the line as interrupted.
@@ -457,6 +484,10 @@ private let lineEditorComplete: @convention(c) (OpaquePointer?, Int32) -> UInt8 
 
 private let lineEditorPaste: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in
     editor(el)?.insertPaste() ?? UInt8(CC_ERROR)
+}
+
+private let lineEditorComma: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in
+    editor(el)?.insertComma() ?? UInt8(CC_ERROR)
 }
 
 private let lineEditorEdit: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { el, _ in
