@@ -88,6 +88,15 @@ enum SmallLedgers {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
+
+    /// A session, with no sidecar read, that opened `text` written to a scratch file `name`; the open's status.
+    static func opened(_ name: String, _ text: String) throws -> (session: Session, sink: BufferSink, path: String, status: Session.Status) {
+        let path = try scratch(name, text)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        return (s, sink, path, s.execute("open \(path)"))
+    }
 }
 
 func bytes(_ path: String) -> Data? { try? Data(contentsOf: URL(fileURLWithPath: path)) }

@@ -269,11 +269,8 @@ struct TextFormatTests {
     @Test func anAliasNotReadIsKeptAndSaid() throws {
         let text = "alias food = Expenses:Food\nalias /(unclosed/ = Expenses:X\nalias nothing\n\n"
             + "2013/04/04 Coffee\n    food   3.00 EUR\n    Assets:Cash\n"
-        let path = try SmallLedgers.scratch("al.ledger", text)
-        let sink = BufferSink()
-        let s = Session(sink: sink)
-        s.sourcesSidecar = false
-        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        let (s, sink, path, status) = try SmallLedgers.opened("al.ledger", text)
+        #expect(status == .ok, "\(sink.err)")
         #expect(s.ledger.map { $0.transaction(0).category } == "Food")
         #expect(sink.err.contains("al.ledger: line 2: `alias /(unclosed/ = Expenses:X` is not an alias tagsh reads"), "\(sink.err)")
         #expect(sink.err.contains("al.ledger: line 3: `alias nothing` is not an alias tagsh reads"), "\(sink.err)")
@@ -288,11 +285,8 @@ struct TextFormatTests {
         let text = "2013/04/04 Coffee\n    Expenses:Food   3.00 EUR\n    Assets:Cash\n\n"
             + "i 2013/04/05 09:30:00 Internal:Meeting\no 2013/04/05 10:00:00\nI\t2013/04/06 09:00:00 A\nO 2013/04/06 10:00:00\n"
             + "2013/04/07 Lunch\n    Expenses:Food   9.00 EUR\n    Assets:Cash\n; i 2013/04/05 not a line of its own\n"
-        let path = try SmallLedgers.scratch("tl.ledger", text)
-        let sink = BufferSink()
-        let s = Session(sink: sink)
-        s.sourcesSidecar = false
-        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        let (s, sink, path, status) = try SmallLedgers.opened("tl.ledger", text)
+        #expect(status == .ok, "\(sink.err)")
         #expect(s.ledger?.count == 2)
         #expect(sink.err.contains("tl.ledger: 4 timeclock lines (i/o) kept as they are: ledger makes each check-in and its check-out "
                                   + "a transaction of hours, tagsh leaves them out"), "\(sink.err)")

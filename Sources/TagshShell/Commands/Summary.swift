@@ -633,45 +633,35 @@ struct SummaryReport {
         /// function adding to them, spent half the time checking exclusive access.
         func sum(_ part: Range<Int>, _ sums: inout Summing, _ byMonth: inout Summing, _ byColumn: inout Summing,
                  interrupted: () throws(ShellError) -> Void) throws(ShellError) {
-            var done = part.lowerBound
-            while done < part.upperBound {
-                try interrupted()
-                let chunk = done..<min(done + 4096, part.upperBound)
-                rows.withUnsafeBufferPointer { rows in
-                    ledger.amountUnits.withUnsafeBufferPointer { units in
-                        ledger.amountScale.withUnsafeBufferPointer { scales in
-                            lineOfKey.withUnsafeBufferPointer { lineOfKey in
-                                sums.withSlots { lines in
-                                    byMonth.withSlots { monthSums in
-                                        byColumn.withSlots { columnSums in
-                                            for i in chunk {
-                                                let row = rows[i], u = units[row], sc = scales[row]
-                                                let month = months > 0 ? monthSlots?.slot(row, ledger) ?? 0 : 0
-                                                func add(_ line: Int) {
-                                                    lines.add(line, u, sc)
-                                                    if months > 0 { monthSums.add(line * months + month, u, sc) }
-                                                    if columns > 0 { secondSlots?.forEach(row, ledger) { columnSums.add(line * columns + $0, u, sc) } }
-                                                }
-                                                add(allSlot)
-                                                if !keeps {
-                                                    firstSlots.forEach(row, ledger) { add($0) }
-                                                } else {
-                                                    var folded = false
-                                                    firstSlots.forEach(row, ledger) { k in
-                                                        let line = Int(lineOfKey[k])
-                                                        if line >= 0 { add(line) } else { folded = true }
-                                                    }
-                                                    if folded { add(othersSlot) }
-                                                }
-                                            }
+            try inChunks(rows[part], ledger, interrupted: interrupted) { chunk, rows, units, scales in
+                lineOfKey.withUnsafeBufferPointer { lineOfKey in
+                    sums.withSlots { lines in
+                        byMonth.withSlots { monthSums in
+                            byColumn.withSlots { columnSums in
+                                for i in chunk {
+                                    let row = rows[i], u = units[row], sc = scales[row]
+                                    let month = months > 0 ? monthSlots?.slot(row, ledger) ?? 0 : 0
+                                    func add(_ line: Int) {
+                                        lines.add(line, u, sc)
+                                        if months > 0 { monthSums.add(line * months + month, u, sc) }
+                                        if columns > 0 { secondSlots?.forEach(row, ledger) { columnSums.add(line * columns + $0, u, sc) } }
+                                    }
+                                    add(allSlot)
+                                    if !keeps {
+                                        firstSlots.forEach(row, ledger) { add($0) }
+                                    } else {
+                                        var folded = false
+                                        firstSlots.forEach(row, ledger) { k in
+                                            let line = Int(lineOfKey[k])
+                                            if line >= 0 { add(line) } else { folded = true }
                                         }
+                                        if folded { add(othersSlot) }
                                     }
                                 }
                             }
                         }
                     }
                 }
-                done = chunk.upperBound
             }
         }
         var sums = Summing(count: lineCount + 2)
@@ -927,31 +917,40 @@ struct SummaryReport {
         return nil
     }
 
-    /// Adds each of `rows` to each key `keys` gives it and to all, on buffers: each sum an array's element (arrays
-    /// checked for uniqueness and bounds at every tag were slower).
+    /// Calls `body` with each run of up to 4,096 of `rows` (positions in `part`, the rows as a buffer) and every
+    /// row's units and scale as buffers, asking `interrupted` before each run: the loops that sum rows into arrays
+    /// read them so (arrays checked for uniqueness and bounds at every addition were slower).
+    @inline(__always)
+    static func inChunks(_ rows: ArraySlice<Int>, _ ledger: Ledger, interrupted: () throws(ShellError) -> Void,
+                         _ body: (_ chunk: Range<Int>, _ part: UnsafeBufferPointer<Int>, _ units: UnsafeBufferPointer<Int64>,
+                                  _ scales: UnsafeBufferPointer<UInt8>) -> Void) throws(ShellError) {
+        var done = 0
+        while done < rows.count {
+            try interrupted()
+            let chunk = done..<min(done + 4096, rows.count)
+            rows.withUnsafeBufferPointer { part in
+                ledger.amountUnits.withUnsafeBufferPointer { units in
+                    ledger.amountScale.withUnsafeBufferPointer { scales in body(chunk, part, units, scales) }
+                }
+            }
+            done = chunk.upperBound
+        }
+    }
+
+    /// Adds each of `rows` to each key `keys` gives it and to all, on buffers: each sum an array's element.
     @inline(__always)
     static func sumByKeys(_ rows: ArraySlice<Int>, _ ledger: Ledger, into sums: inout Summing, interrupted: () throws(ShellError) -> Void,
                           keys: (_ tagSet: UnsafeBufferPointer<UInt32>, _ row: Int, _ add: (Int) -> Void) -> Void) throws(ShellError) {
-        var done = rows.startIndex
-        while done < rows.endIndex {
-            try interrupted()
-            let chunk = done..<min(done + 4096, rows.endIndex)
-            rows.withUnsafeBufferPointer { part in
-                ledger.amountUnits.withUnsafeBufferPointer { units in
-                    ledger.amountScale.withUnsafeBufferPointer { scales in
-                        ledger.tagSet.withUnsafeBufferPointer { tagSet in
-                            sums.withSlots { slots in
-                                for i in (chunk.lowerBound - rows.startIndex)..<(chunk.upperBound - rows.startIndex) {
-                                    let row = part[i], u = units[row], sc = scales[row]
-                                    keys(tagSet, row) { slots.add($0, u, sc) }
-                                }
-                            }
-                        }
+        try inChunks(rows, ledger, interrupted: interrupted) { chunk, part, units, scales in
+            ledger.tagSet.withUnsafeBufferPointer { tagSet in
+                sums.withSlots { slots in
+                    for i in chunk {
+                        let row = part[i], u = units[row], sc = scales[row]
+                        keys(tagSet, row) { slots.add($0, u, sc) }
                     }
                 }
             }
-            for i in chunk { sums.addAll(ledger.amountUnits[rows[i]], ledger.amountScale[rows[i]]) }
-            done = chunk.upperBound
+            for i in chunk { sums.addAll(units[part[i]], scales[part[i]]) }
         }
     }
 
