@@ -181,7 +181,8 @@ struct CrossTableHeaderTests {
 }
 
 /// A summary with a trend or two dimensions is summed in arrays (`SummaryReport.gridLines`), from enough rows in two
-/// halves at once: each line's, month's and column's sums must be what one loop on one core gives.
+/// halves at once, and columns past what an array takes in the cells that hold something: each line's, month's and
+/// column's sums must be what one loop on one core into arrays gives.
 struct GridLinesTests {
     @Test(arguments: [0, 1, 2]) func twoHalvesSumAsOne(huge: Int) throws {
         let (dir, path) = try SummaryLimitTests.ledgerFile(seed: 5, currencies: ["EUR"], huge: huge, tags: true)
@@ -200,14 +201,16 @@ struct GridLinesTests {
             let second = dimensions.count > 1 ? Grouping(dimensions[1], ledger: ledger, depth: nil) : nil
             let kept = dimensions[0] == .merchant ? (0..<(ledger.merchants.count + 1)).map { $0 % 3 == 0 } : nil
             for trend in [false, true] where trend || second != nil {
-                func grid(_ parallelFrom: Int) throws -> [String] {
+                func grid(_ parallelFrom: Int, sparse: Bool = false) throws -> [String] {
                     let g = try #require(try SummaryReport.gridLines(rows, first, second, trend: trend, kept: kept, ledger, session: session,
-                                                                     parallelFrom: parallelFrom))
+                                                                     denseColumnsTo: sparse ? 0 : nil, parallelFrom: parallelFrom))
                     return [describe(g.all), describe(g.others)] + g.lines.map(describe)
                         + g.columnTotals.keys.sorted().map { "\($0): \(SummaryFastPathTests.describe(g.columnTotals[$0]!))" }
                 }
                 let one = try grid(.max)
                 #expect(try grid(2) == one, "\(dimensions)\(trend ? " --trend" : "")")
+                // Columns in the cells that hold something (`SparseCells`), as in an array.
+                #expect(try grid(.max, sparse: true) == one && grid(2, sparse: true) == one, "\(dimensions)\(trend ? " --trend" : ""), sparse")
                 #expect(one.count > 3)
             }
         }

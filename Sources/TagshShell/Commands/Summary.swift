@@ -337,6 +337,45 @@ struct KeySlots {
     }
 }
 
+/// A summary's sums in the cells that hold something, by cell key (a line's slot times the columns, plus the
+/// column's): open addressing on the keys, a cell's sums made at its first row. A class with its access unchecked,
+/// so that the loop over rows adds to it through a reference without a check a row.
+final class SparseCells {
+    @exclusivity(unchecked) private(set) var keys: [Int] = []
+    @exclusivity(unchecked) private(set) var sums = SummaryReport.Summing(count: 0)
+    /// Cell + 1 by slot, 0 for none; `slots.count` a power of two, at most half full.
+    @exclusivity(unchecked) private var slots = [Int32](repeating: 0, count: 16)
+
+    @inline(__always)
+    private func slot(of key: Int) -> Int {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        while slots[i] != 0 && keys[Int(slots[i]) - 1] != key { i = (i + 1) & mask }
+        return i
+    }
+
+    /// The cell of `key`, made if new.
+    private func cell(_ key: Int) -> Int {
+        let i = slot(of: key)
+        if slots[i] != 0 { return Int(slots[i]) - 1 }
+        keys.append(key)
+        sums.grow(to: keys.count)
+        slots[i] = Int32(keys.count)
+        if keys.count * 2 > slots.count {
+            slots = [Int32](repeating: 0, count: slots.count * 2)
+            for (c, k) in keys.enumerated() { slots[slot(of: k)] = Int32(c + 1) }
+        }
+        return keys.count - 1
+    }
+
+    func add(_ key: Int, _ u: Int64, _ s: UInt8) { sums.add(cell(key), u, s) }
+
+    /// Adds every cell of `other`.
+    func add(_ other: SparseCells) {
+        for (c, key) in other.keys.enumerated() { sums.add(cell(key), other.sums, c) }
+    }
+}
+
 /// The groups of a `summary`, ordered and folded, ready to print as a table, JSON or CSV.
 struct SummaryReport {
     /// One row: a group of the first dimension, or the rows folded past `--limit`.
@@ -595,10 +634,11 @@ struct SummaryReport {
     /// With `kept` (by key), only the kept keys get a line, and the others are folded into `others`, a row once
     /// (by tag, a row with any tag not kept), as the general loop and its folding by tag do. Nil when the rows hold
     /// several currencies, or when the lines times the months or the columns pass `maxCells` (a million merchants
-    /// by month): the general loop then makes only the cells that hold something. From `parallelFrom` rows, the rows
-    /// are summed in two halves at once.
+    /// by month): the general loop then makes only the cells that hold something. Columns past `denseColumnsTo`
+    /// cells (`maxCells` unless told) are summed in `SparseCells`. From `parallelFrom` rows, the rows are summed in two
+    /// halves at once.
     static func gridLines(_ rows: [Int], _ first: Grouping, _ second: Grouping?, trend: Bool, kept: [Bool]?, _ ledger: Ledger,
-                          session: Session, maxCells: Int = 1 << 18, parallelFrom: Int = 1 << 16) throws(ShellError)
+                          session: Session, maxCells: Int = 1 << 18, denseColumnsTo: Int? = nil, parallelFrom: Int = 1 << 16) throws(ShellError)
         -> (all: Line, lines: [Line], others: Line, columnTotals: [Int: Groups.Group])?
     {
         guard let head = rows.first else { return nil }
@@ -626,12 +666,15 @@ struct SummaryReport {
         let lineCount = kept == nil ? firstSlots.count : keyOfLine.count
         let (othersSlot, allSlot) = (lineCount, lineCount + 1)
         let months = trend ? monthSlots?.count ?? 0 : 0, columns = secondSlots?.count ?? 0
-        guard (lineCount + 2) * max(months, columns, 1) <= maxCells else { return nil }
+        // Columns past the cells an array takes (by month by tag, 300,000 tags) are summed in the cells that hold
+        // something (`SparseCells`), for a few thousand lines at most.
+        let denseColumns = (lineCount + 2) * columns <= denseColumnsTo ?? maxCells
+        guard (lineCount + 2) * max(months, 1) <= maxCells, denseColumns || lineCount <= 4096 else { return nil }
         let keeps = kept != nil
         /// Sums `rows[part]` into `sums` (by line), `byMonth` and `byColumn` (by line and month or column).
         /// On buffers, with nothing captured that changes: sums in arrays checked at each addition, and a nested
         /// function adding to them, spent half the time checking exclusive access.
-        func sum(_ part: Range<Int>, _ sums: inout Summing, _ byMonth: inout Summing, _ byColumn: inout Summing,
+        func sum(_ part: Range<Int>, _ sums: inout Summing, _ byMonth: inout Summing, _ byColumn: inout Summing, _ sparse: SparseCells,
                  interrupted: () throws(ShellError) -> Void) throws(ShellError) {
             try inChunks(rows[part], ledger, interrupted: interrupted) { chunk, rows, units, scales in
                 lineOfKey.withUnsafeBufferPointer { lineOfKey in
@@ -644,7 +687,13 @@ struct SummaryReport {
                                     func add(_ line: Int) {
                                         lines.add(line, u, sc)
                                         if months > 0 { monthSums.add(line * months + month, u, sc) }
-                                        if columns > 0 { secondSlots?.forEach(row, ledger) { columnSums.add(line * columns + $0, u, sc) } }
+                                        if columns > 0 {
+                                            if denseColumns {
+                                                secondSlots?.forEach(row, ledger) { columnSums.add(line * columns + $0, u, sc) }
+                                            } else {
+                                                secondSlots?.forEach(row, ledger) { sparse.add(line * columns + $0, u, sc) }
+                                            }
+                                        }
                                     }
                                     add(allSlot)
                                     if !keeps {
@@ -665,30 +714,41 @@ struct SummaryReport {
             }
         }
         var sums = Summing(count: lineCount + 2)
-        var byMonth = Summing(count: (lineCount + 2) * months), byColumn = Summing(count: (lineCount + 2) * columns)
+        var byMonth = Summing(count: (lineCount + 2) * months), byColumn = Summing(count: denseColumns ? (lineCount + 2) * columns : 0)
+        let sparse = SparseCells()
         if rows.count >= parallelFrom {
             // The rows in two halves at once, each into sums of its own; the second half's then added to the first's,
             // cell by cell (sums are exact, so the order they are made in does not change them). The second half is
             // not interrupted: the first is, and waits for it.
             let half = rows.count / 2
-            let (_, other) = try Parallel.alongside({ () -> (Summing, Summing, Summing) in
-                var (s, m, c) = (Summing(count: lineCount + 2), Summing(count: (lineCount + 2) * months), Summing(count: (lineCount + 2) * columns))
-                try? sum(half..<rows.count, &s, &m, &c, interrupted: {})
-                return (s, m, c)
-            }, { () throws(ShellError) in try sum(0..<half, &sums, &byMonth, &byColumn, interrupted: session.checkInterrupted) })
+            let (_, other) = try Parallel.alongside({ () -> (Summing, Summing, Summing, SparseCells) in
+                var (s, m, c) = (Summing(count: lineCount + 2), Summing(count: (lineCount + 2) * months),
+                                 Summing(count: denseColumns ? (lineCount + 2) * columns : 0))
+                let p = SparseCells()
+                try? sum(half..<rows.count, &s, &m, &c, p, interrupted: {})
+                return (s, m, c, p)
+            }, { () throws(ShellError) in try sum(0..<half, &sums, &byMonth, &byColumn, sparse, interrupted: session.checkInterrupted) })
             for slot in 0..<(lineCount + 2) where other.0.counts[slot] > 0 { sums.add(slot, other.0, slot) }
             for cell in 0..<((lineCount + 2) * months) where other.1.counts[cell] > 0 { byMonth.add(cell, other.1, cell) }
-            for cell in 0..<((lineCount + 2) * columns) where other.2.counts[cell] > 0 { byColumn.add(cell, other.2, cell) }
+            for cell in other.2.counts.indices where other.2.counts[cell] > 0 { byColumn.add(cell, other.2, cell) }
+            sparse.add(other.3)
         } else {
-            try sum(0..<rows.count, &sums, &byMonth, &byColumn, interrupted: session.checkInterrupted)
+            try sum(0..<rows.count, &sums, &byMonth, &byColumn, sparse, interrupted: session.checkInterrupted)
         }
+        // The sparse cells of each line, as (column, cell).
+        var sparseOfLine = [[(column: Int, cell: Int)]](repeating: [], count: denseColumns ? 0 : lineCount + 2)
+        if !denseColumns { for (cell, key) in sparse.keys.enumerated() { sparseOfLine[key / columns].append((key % columns, cell)) } }
         func line(_ slot: Int, key: Int?) -> Line {
             var l = Line(key: key, group: sums.group(slot, currency: currency))
             for m in 0..<months where byMonth.counts[slot * months + m] > 0 {
                 l.byMonth[monthSlots?.key(ofSlot: m) ?? 0] = byMonth.group(slot * months + m, currency: currency)
             }
-            for c in 0..<columns where byColumn.counts[slot * columns + c] > 0 {
-                l.byColumn[secondSlots?.key(ofSlot: c) ?? 0] = byColumn.group(slot * columns + c, currency: currency)
+            if denseColumns {
+                for c in 0..<columns where byColumn.counts[slot * columns + c] > 0 {
+                    l.byColumn[secondSlots?.key(ofSlot: c) ?? 0] = byColumn.group(slot * columns + c, currency: currency)
+                }
+            } else {
+                for (c, cell) in sparseOfLine[slot] { l.byColumn[secondSlots?.key(ofSlot: c) ?? 0] = sparse.sums.group(cell, currency: currency) }
             }
             return l
         }
@@ -1273,9 +1333,20 @@ struct SummaryReport {
         func foldOne() { fold(period ? shown.removeFirst() : shown.removeLast()) }
         func foldedHeader() -> String { "(\(folded.count) \(period ? "earlier" : "others"))" }
         if let width {
-            // A column takes at least 3 cells and a gap: fold at once what could never fit.
-            let room = width - labelWidth - totalWidth - 4
-            while shown.count > max(0, room / 5) { foldOne() }
+            // A column takes at least 3 cells and a gap: fold at once what could never fit. In one currency, each
+            // line's cells are read once, not each folded column's in every line (300,000 tags by month: a second).
+            let room = width - labelWidth - totalWidth - 4, keep = max(0, room / 5)
+            if single && shown.count > keep {
+                let n = shown.count - keep
+                let out = period ? shown.prefix(n) : shown.suffix(n)
+                folded += out
+                let isFolded = Set(out)
+                for (i, cells) in (lines.map(\.byColumn) + [columnTotals]).enumerated() {
+                    for (k, g) in cells where isFolded.contains(k) { foldedGroups[i] = foldedGroups[i] ?? .init(); foldedGroups[i]?.add(g) }
+                }
+                shown = period ? Array(shown.dropFirst(n)) : Array(shown.prefix(keep))
+            }
+            while shown.count > keep { foldOne() }
             let widths = Dictionary(uniqueKeysWithValues: shown.map { ($0, columnWidth(groupings[1].label($0, ledger).0, columnCells($0)) + 2) })
             while !shown.isEmpty {
                 var used = labelWidth + 2 + totalWidth + shown.reduce(0) { $0 + (widths[$1] ?? 0) }
