@@ -579,8 +579,16 @@ struct TextReader {
                 // A balance assignment: worked out when the balances are kept (else the file is read again).
                 if tracksBalances, let assigned = assignment(b, range) {
                     let name = aliases.isEmpty ? rawAccounts[raw] : aliases.apply(rawAccounts[raw])
-                    amount = assigned.amount.adding(-(balances[name]?[assigned.symbol ?? ""] ?? .zero))
+                    let key = assigned.symbol ?? ""
+                    amount = assigned.amount.adding(-(balances[name]?[key] ?? .zero))
                     symbol = assigned.symbol
+                    // `==` also takes the account's other commodities to zero: where the one assigned does not
+                    // move and one other does, that is the posting's amount, as hledger reads it.
+                    let others = balances[name]?.filter { $0.key != key && $0.value != .zero } ?? [:]
+                    if quantityEnd + 1 < range.upperBound, b[quantityEnd + 1] == 0x3D, amount == .zero, others.count == 1, let other = others.first {
+                        amount = -other.value
+                        symbol = other.key.isEmpty ? nil : other.key
+                    }
                 } else {
                     sawAssignment = true
                 }
