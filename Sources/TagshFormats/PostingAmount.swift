@@ -148,11 +148,7 @@ enum PostingAmount {
     /// weighs `$11.00`, and a price of all the units (`-10 EUR @@ $11.50`) weighs that price, with the quantity's sign. Nil
     /// when the cost is not an amount tagsh reads, or the weight does not fit one.
     static func weight(of quantity: Amount, cost text: UnsafeBufferPointer<UInt8>, total: Bool, marks: Marks) -> (amount: Amount, symbol: String?)? {
-        var price: (amount: Amount, symbol: String?)
-        if let quick = quick(text, marks: marks) { price = quick } else {
-            guard case .amount(let a, let s) = read(String(decoding: text, as: UTF8.self), marks: marks) else { return nil }
-            price = (a, s)
-        }
+        guard let price = value(text, marks: marks) else { return nil }
         if total {
             let magnitude = price.amount.magnitude
             return (quantity.isNegative ? -magnitude : magnitude, price.symbol)
@@ -161,6 +157,14 @@ enum PostingAmount {
         guard var product = quantity.multiplied(by: price.amount) else { return nil }
         while product.scale > price.amount.scale && product.units % 10 == 0 { product = Amount(units: product.units / 10, scale: product.scale - 1) }
         return (product, price.symbol)
+    }
+
+    /// The amount of `field` as `read` reads it (by `quick` where that reads it so); nil where it is not one whose
+    /// value tagsh holds (a cost, an assigned balance: an error in the posting's own amount is reported there).
+    static func value(_ field: UnsafeBufferPointer<UInt8>, marks: Marks) -> (amount: Amount, symbol: String?)? {
+        if let quick = quick(field, marks: marks) { return quick }
+        guard case .amount(let a, let s) = read(String(decoding: field, as: UTF8.self), marks: marks) else { return nil }
+        return (a, s)
     }
 
     /// The amount of `field` (a posting's amount, up to a cost or assertion) read by the bank-style reader, where

@@ -323,6 +323,9 @@ struct TextReader {
         return (pos, lineNumber, false)
     }
 
+    /// The account a raw account's text names under the aliases in force.
+    func accountName(_ raw: UInt32) -> String { aliases.isEmpty ? rawAccounts[raw] : aliases.apply(rawAccounts[raw]) }
+
     /// The aliases in force from the next row on; what was read of accounts under others is forgotten.
     mutating func setAliases(_ new: AccountAliases) {
         aliases = new
@@ -533,7 +536,7 @@ struct TextReader {
             if leftOut { virtualSkipped = true }
             let raw = rawAccounts.intern(bytes: UnsafeBufferPointer(rebasing: b[span.account]))
             if Int(raw) == accountInfo.count {
-                let name = aliases.isEmpty ? rawAccounts[raw] : aliases.apply(rawAccounts[raw])
+                let name = accountName(raw)
                 if let cat = AccountKind.category(of: name) {
                     accountInfo.append((true, cat.isEmpty ? 0 : ledger.categories.intern(cat), 0, AccountKind.isIncome(name)))
                 } else {
@@ -578,7 +581,7 @@ struct TextReader {
             if let range = span.amount, amount == nil, quantityEnd == range.lowerBound, b[quantityEnd] == 0x3D {
                 // A balance assignment: worked out when the balances are kept (else the file is read again).
                 if tracksBalances, let assigned = assignment(b, range) {
-                    let name = aliases.isEmpty ? rawAccounts[raw] : aliases.apply(rawAccounts[raw])
+                    let name = accountName(raw)
                     let key = assigned.symbol ?? ""
                     amount = assigned.amount.adding(-(balances[name]?[key] ?? .zero))
                     symbol = assigned.symbol
@@ -594,7 +597,7 @@ struct TextReader {
                 }
             }
             if tracksBalances {
-                let name = aliases.isEmpty ? rawAccounts[raw] : aliases.apply(rawAccounts[raw])
+                let name = accountName(raw)
                 if let a = amount { addToBalance(name, a, symbol) } else { elidedAccount = elidedAccount ?? name }
             }
             if !layout.decimalMarkSeen, let a = amount, a.scale > 0, let range = span.amount {
@@ -698,9 +701,7 @@ struct TextReader {
         while e < range.upperBound && b[e] != 0x40 { e += 1 }
         while e > p && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
         guard e > p else { return nil }
-        let field = UnsafeBufferPointer(rebasing: b[p..<e])
-        var found = PostingAmount.quick(field, marks: marks)
-        if found == nil, case .amount(let a, let s) = PostingAmount.read(String(decoding: field, as: UTF8.self), marks: marks) { found = (a, s) }
+        let found = PostingAmount.value(UnsafeBufferPointer(rebasing: b[p..<e]), marks: marks)
         if let f = found, f.symbol == nil, let d = marks.defaultCommodity { return (f.amount, d) }
         return found
     }
