@@ -610,21 +610,28 @@ struct SummaryReport {
     }
 
     /// The tags `summary by tag --limit N` keeps with a trend or columns, in one currency, when more than N are held:
-    /// the N largest by the size of their net total, ties by key, as the lines are then ordered; and how many are
-    /// folded. Nil otherwise.
+    /// the N largest by the size of their net total, ties by key, as the lines are then ordered (`tagSums`); and how
+    /// many are folded. Nil otherwise.
     static func keptTags(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
                          session: Session) throws(ShellError) -> (isKept: [Bool], folded: Int)? {
+        guard let t = try tagSums(rows, first, ledger, limit: limit, session: session), t.keys.count > limit else { return nil }
+        var isKept = [Bool](repeating: false, count: t.sums.counts.count)
+        for i in t.best { isKept[t.keys[i]] = true }
+        return (isKept, t.keys.count - t.best.count)
+    }
+
+    /// By tag in one currency: the sums by tag (`sumByTag`, and by set where it summed so), the tags held, and the
+    /// positions among them of the `limit` largest (`largest`). Nil by another dimension, without rows, or in
+    /// several currencies.
+    static func tagSums(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int, session: Session, bySetFrom: Int = 4)
+        throws(ShellError) -> (currency: UInt32, sums: Summing, bySet: Summing?, keys: [Int], best: [Int])? {
         guard first.dimension == .tag, let bound = first.tagKeyBound, let head = rows.first else { return nil }
         let currency = ledger.currency[head]
         guard !rows.contains(where: { ledger.currency[$0] != currency }) else { return nil }
         var sums = Summing(count: bound)
-        try sumByTag(rows, first, ledger, into: &sums, session: session)
+        let bySet = try sumByTag(rows, first, ledger, into: &sums, session: session, bySetFrom: bySetFrom)
         let keys = sums.counts.indices.filter { sums.counts[$0] > 0 }
-        guard keys.count > limit else { return nil }
-        let best = largest(limit, of: keys, net: sums.net)
-        var isKept = [Bool](repeating: false, count: bound)
-        for i in best { isKept[keys[i]] = true }
-        return (isKept, keys.count - best.count)
+        return (currency, sums, bySet, keys, keys.count > limit ? largest(limit, of: keys, net: sums.net) : Array(keys.indices))
     }
 
     /// A summary with a trend or two dimensions, when every row is in one currency: each line's sums, and its
@@ -650,7 +657,7 @@ struct SummaryReport {
             (lo, hi) = (min(lo, d), max(hi, d))
         }
         guard hi - lo < 1 << 20, let firstSlots = KeySlots(first, ledger: ledger, days: lo...hi) else { return nil }
-        let monthSlots = KeySlots(Grouping(.month, ledger: ledger, depth: nil), ledger: ledger, days: lo...hi)
+        let monthSlots = trend ? KeySlots(Grouping(.month, ledger: ledger, depth: nil), ledger: ledger, days: lo...hi) : nil
         let secondSlots = second.flatMap { KeySlots($0, ledger: ledger, days: lo...hi) }
         if second != nil && secondSlots == nil { return nil }
         // The lines' slots: the kept keys', in key order, or every key's; then the others', then all's.
@@ -735,9 +742,10 @@ struct SummaryReport {
         } else {
             try sum(0..<rows.count, &sums, &byMonth, &byColumn, sparse, interrupted: session.checkInterrupted)
         }
-        // The sparse cells of each line, as (column, cell).
-        var sparseOfLine = [[(column: Int, cell: Int)]](repeating: [], count: denseColumns ? 0 : lineCount + 2)
-        if !denseColumns { for (cell, key) in sparse.keys.enumerated() { sparseOfLine[key / columns].append((key % columns, cell)) } }
+        // The sparse cells of each line.
+        let sparseOfLine = denseColumns ? nil : sparse.keys.withUnsafeBufferPointer { keys in
+            KeyedGroups(keys: lineCount + 2, count: keys.count, key: { UInt32(keys[$0] / columns) }, member: { UInt32($0) })
+        }
         func line(_ slot: Int, key: Int?) -> Line {
             var l = Line(key: key, group: sums.group(slot, currency: currency))
             for m in 0..<months where byMonth.counts[slot * months + m] > 0 {
@@ -747,8 +755,10 @@ struct SummaryReport {
                 for c in 0..<columns where byColumn.counts[slot * columns + c] > 0 {
                     l.byColumn[secondSlots?.key(ofSlot: c) ?? 0] = byColumn.group(slot * columns + c, currency: currency)
                 }
-            } else {
-                for (c, cell) in sparseOfLine[slot] { l.byColumn[secondSlots?.key(ofSlot: c) ?? 0] = sparse.sums.group(cell, currency: currency) }
+            } else if let sparseOfLine {
+                for cell in sparseOfLine.members[Int(sparseOfLine.starts[slot])..<Int(sparseOfLine.starts[slot + 1])].map(Int.init) {
+                    l.byColumn[secondSlots?.key(ofSlot: sparse.keys[cell] % columns) ?? 0] = sparse.sums.group(cell, currency: currency)
+                }
             }
             return l
         }
@@ -763,20 +773,15 @@ struct SummaryReport {
     /// of the 1M `wide` shape's 300,000 tags, to keep ten, was a third of its `summary by tag --limit 10`.
     static func keptTagLines(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
                              session: Session, bySetFrom: Int = 4) throws(ShellError) -> (all: Line, lines: [Line], others: Line, folded: Int)? {
-        guard first.dimension == .tag, let bound = first.tagKeyBound, let head = rows.first else { return nil }
-        let currency = ledger.currency[head]
-        guard !rows.contains(where: { ledger.currency[$0] != currency }) else { return nil }
-        var sums = Summing(count: bound)
-        let bySet = try sumByTag(rows, first, ledger, into: &sums, session: session, bySetFrom: bySetFrom)
-        let keys = sums.counts.indices.filter { sums.counts[$0] > 0 }
+        guard let (currency, sums, bySet, keys, best) = try tagSums(rows, first, ledger, limit: limit, session: session, bySetFrom: bySetFrom)
+        else { return nil }
         guard keys.count > limit else {
             // Every tag is shown, nothing folded: the lines as they are (returning nil here summed every row again,
             // half of a `summary by tag --limit 20` of the 1M `merchants` shape's 20 tags).
             return (Line(group: sums.group(nil, currency: currency)), keys.map { Line(key: $0, group: sums.group($0, currency: currency)) },
                     Line(), 0)
         }
-        let best = largest(limit, of: keys, net: sums.net)
-        var isFolded = [Bool](repeating: true, count: bound)
+        var isFolded = [Bool](repeating: true, count: sums.counts.count)
         for i in best { isFolded[keys[i]] = false }
         let setFolded = first.setsWithAKey(isFolded)
         var folded = Summing(count: 0)
