@@ -217,6 +217,83 @@ struct GridLinesTests {
     }
 }
 
+/// A summary for a table of a known width (`tableWidth`) folds the columns that could never fit it as it sums the
+/// rows (`SummaryReport.foldedColumns`): the table must be the one the report with every column folds to, at that
+/// width, with a limit and a trend too, in one currency (where the columns are folded so) and in two, and over a
+/// query's rows; with no width, or as JSON or CSV, nothing is folded.
+struct FoldedColumnsTests {
+    @Test(arguments: [(11, ["EUR"], 0), (12, ["EUR"], 1), (13, ["USD", "EUR"], 0)] as [(UInt64, [String], Int)])
+    func aTableFoldedWhileSummedIsTheTableFolded(_ seed: UInt64, _ currencies: [String], huge: Int) throws {
+        let (dir, path) = try SummaryLimitTests.ledgerFile(seed: seed, currencies: currencies, huge: huge, tags: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        var foldedSome = 0
+        for rows in [Array(0..<ledger.count), (0..<ledger.count).filter { $0 % 5 != 2 }] {
+            for dimensions in [[TagshShell.Dimension.month, .merchant], [.month, .tag], [.category, .merchant], [.tag, .merchant], [.merchant, .tag],
+                               [.week, .category], [.merchant, .month]] {
+                for (limit, trend) in [(nil, false), (3, false), (nil, true), (2, true)] as [(Int?, Bool)] {
+                    let full = try SummaryReport(ledger: ledger, rows: rows, dimensions: dimensions, depth: nil, limit: limit, trend: trend, session: session)
+                    for width in [20, 34, 52, 80, 200] {
+                        let folded = try SummaryReport(ledger: ledger, rows: rows, dimensions: dimensions, depth: nil, limit: limit, trend: trend,
+                                                       session: session, tableWidth: width)
+                        let what = "\(dimensions) width \(width) limit \(limit.map(String.init) ?? "-")\(trend ? " --trend" : "") \(currencies) \(rows.count) rows"
+                        #expect(folded.table(width: width, style: .plain).render(width: width, style: .plain)
+                                == full.table(width: width, style: .plain).render(width: width, style: .plain), "\(what)")
+                        if folded.foldedColumns > 0 {
+                            foldedSome += 1
+                            #expect(currencies.count == 1 && !dimensions[1].isPeriod, "\(what)")
+                        }
+                    }
+                    #expect(full.foldedColumns == 0)
+                }
+            }
+        }
+        // In one currency, the columns of 40 merchants or 6 tags do not fit 20, 34 or 52 cells.
+        #expect((foldedSome > 0) == (currencies.count == 1), "\(foldedSome) reports folded columns")
+    }
+
+    /// Columns as narrow as a table takes (three cells and a gap: names of up to three letters, whole amounts of a
+    /// digit or two), so that the table shows as many as its width could ever hold: a report that kept fewer would
+    /// print fewer.
+    @Test func theNarrowestColumnsAreAllKept() throws {
+        var text = "Date,Description,Amount,Tags\n"
+        for i in 0..<900 {
+            text += String(format: "2024-%02d-%02d", 1 + i % 3, 1 + i % 28) + ",M\(i % 70),\(i % 3 == 0 ? "" : "-")\(1 + i % 4),t\(i % 50);u\(i % 7)\n"
+        }
+        let (dir, path) = try scratchFile("narrow.csv", prefix: "tagsh-narrow")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        let rows = Array(0..<ledger.count)
+        for dimensions in [[TagshShell.Dimension.month, .merchant], [.month, .tag]] {
+            let full = try SummaryReport(ledger: ledger, rows: rows, dimensions: dimensions, depth: nil, limit: nil, trend: false, session: session)
+            // As CSV or JSON, every cell, whatever the width.
+            let command = "summary by \(dimensions[0].rawValue) by \(dimensions[1].rawValue)"
+            #expect(session.execute("set width 40") == .ok)
+            for (format, lines) in [("--csv", full.csv()), ("--json", full.json())] {
+                sink.reset()
+                #expect(session.execute(command + " " + format) == .ok)
+                #expect(sink.out == lines.map { $0 + "\n" }.joined(), "\(command) \(format)")
+            }
+            for width in [40, 60, 80, 120, 160, 300, 400] {
+                let folded = try SummaryReport(ledger: ledger, rows: rows, dimensions: dimensions, depth: nil, limit: nil, trend: false,
+                                               session: session, tableWidth: width)
+                let table = folded.table(width: width, style: .plain).render(width: width, style: .plain)
+                #expect(table == full.table(width: width, style: .plain).render(width: width, style: .plain), "\(dimensions) width \(width)")
+                #expect(folded.foldedColumns > 0 || width >= 300, "\(dimensions) width \(width): \(folded.foldedColumns) folded")
+                // Folded, the widest line fills the width but for less than a column.
+                #expect(table.split(separator: "\n").map(\.count).max().map { (folded.foldedColumns == 0 || $0 > width - 5) && $0 <= width } == true,
+                        "\(dimensions) width \(width)")
+            }
+        }
+    }
+}
+
 /// A summary by one dimension in one currency is summed in arrays (`SummaryReport.singleCurrencyLines`): each group
 /// must hold what adding its transactions one by one (`Groups.Group.add`) gives, mixed scales and sums past Int64
 /// included.

@@ -58,8 +58,10 @@ extension Commands {
             throw .usage("--depth rolls up tags and categories: use it with `by tag` or `by category`", span: depth.span)
         }
         let rows = inv.rows(matching: try inv.query(words), in: ledger).rows
+        let asTable = !(inv.flag("json") || inv.session.jsonOutput || inv.flag("csv"))
         let report = try SummaryReport(ledger: ledger, rows: rows, dimensions: dimensions, depth: inv.intValue("depth"),
-                                       limit: inv.intValue("limit"), trend: inv.flag("trend"), session: inv.session)
+                                       limit: inv.intValue("limit"), trend: inv.flag("trend"), session: inv.session,
+                                       tableWidth: asTable ? inv.session.tableWidth : nil)
         if inv.flag("json") || inv.session.jsonOutput {
             for line in report.json() { inv.out.line(line) }
         } else if inv.flag("csv") {
@@ -335,6 +337,27 @@ struct KeySlots {
     func forEach(_ row: Int, _ ledger: Ledger, _ body: (Int) -> Void) {
         if ofDay.isEmpty { grouping.forEachKey(row, ledger, body) } else { body(slot(row, ledger)) }
     }
+
+    /// The slots of rows' keys, for loops over many rows: by tag, read from the sets' keys on buffers
+    /// (`Grouping.withSetKeys`), where `forEach` reads a row's set as a slice of the table, a retain and a release
+    /// a row (by month by tag on the 1M `wide` shape, most of the pass over the rows).
+    struct Rows {
+        let slots: KeySlots
+        let setKeys: Grouping.SetKeys?
+        let tagSet: UnsafeBufferPointer<UInt32>
+
+        @inline(__always)
+        func forEach(_ row: Int, _ ledger: Ledger, _ body: (Int) -> Void) {
+            if let setKeys { setKeys.forEach(Int(tagSet[row]), body) } else { slots.forEach(row, ledger, body) }
+        }
+    }
+
+    /// Calls `body` with `slots`' `Rows` (nil for none).
+    static func withRows<R>(_ slots: KeySlots?, _ ledger: Ledger, _ body: (Rows?) -> R) -> R {
+        guard let slots else { return body(nil) }
+        guard slots.grouping.dimension == .tag else { return body(Rows(slots: slots, setKeys: nil, tagSet: UnsafeBufferPointer(start: nil, count: 0))) }
+        return slots.grouping.withSetKeys { keys in ledger.tagSet.withUnsafeBufferPointer { body(Rows(slots: slots, setKeys: keys, tagSet: $0)) } }
+    }
 }
 
 /// A summary's sums in the cells that hold something, by cell key (a line's slot times the columns, plus the
@@ -385,12 +408,16 @@ struct SummaryReport {
         var group = Groups.Group()
         var byColumn: [Int: Groups.Group] = [:]
         var byMonth: [Int: Groups.Group] = [:]
+        /// The cells of the columns folded as they were summed (`SummaryReport.foldedColumns`), added up; nil
+        /// when none holds anything.
+        var foldedColumns: Groups.Group?
 
         mutating func add(_ other: Line) {
             folded += other.folded == 0 ? 1 : other.folded
             group.add(other.group)
             for (k, g) in other.byColumn { byColumn[k, default: .init()].add(g) }
             for (k, g) in other.byMonth { byMonth[k, default: .init()].add(g) }
+            if let g = other.foldedColumns { foldedColumns = foldedColumns ?? .init(); foldedColumns?.add(g) }
         }
     }
 
@@ -404,10 +431,17 @@ struct SummaryReport {
     /// The months of the trend, when asked for.
     var months: [Int]?
     let scales: [UInt8]
+    /// How many columns were folded as they were summed, for a table `tableWidth` wide (their cells are each
+    /// line's `foldedColumns`, and their totals `foldedColumnTotal`); `columns` holds the others.
+    var foldedColumns = 0
+    var foldedColumnTotal: Groups.Group?
 
+    /// With `tableWidth`, the report is for a table that wide (`table(width:style:)`), not for JSON or CSV: columns
+    /// of a second dimension other than a period that could never fit it are folded as the rows are summed, not
+    /// made cell by cell to be folded then (by month by tag, 300,000 tags: a million cells, 1-2 s).
     /// (`gridCells`, for tests: 0 sums a trend and columns by the general loop, not `gridLines`.)
     init(ledger: Ledger, rows: [Int], dimensions: [Dimension], depth: Int?, limit: Int?, trend: Bool, session: Session,
-         gridCells: Int = 1 << 18) throws(ShellError) {
+         tableWidth: Int? = nil, gridCells: Int = 1 << 18) throws(ShellError) {
         self.ledger = ledger
         let files = dimensions.contains(.file) ? session.fileValues() : nil
         groupings = dimensions.map { Grouping($0, ledger: ledger, depth: depth, files: files, rows: rows) }
@@ -429,13 +463,22 @@ struct SummaryReport {
             if let limit, kept == nil, trend || second != nil, first.dimension == .tag {
                 keptTags = try SummaryReport.keptTags(rows, first, ledger, limit: limit, session: session)
             }
+            // The columns a table could show: at most one a five cells of its width (`crossTable`), the largest.
+            var keptColumns: (isKept: [Bool], folded: Int)?
+            if let tableWidth, let second, !second.dimension.isPeriod, gridCells > 0 {
+                let most = max(0, (tableWidth - 4) / 5)
+                keptColumns = second.dimension == .tag ? try SummaryReport.keptTags(rows, second, ledger, limit: most, session: session)
+                                                       : try SummaryReport.keptKeys(rows, second, ledger, limit: most, session: session)
+                if keptColumns?.folded == 0 { keptColumns = nil }
+            }
             if kept == nil, !trend, second == nil, let fast = try SummaryReport.singleCurrencyLines(rows, first, ledger, session: session) {
                 (all, lines) = fast
             } else if trend || second != nil,
-                      let grid = try SummaryReport.gridLines(rows, first, second, trend: trend, kept: (kept ?? keptTags)?.isKept, ledger,
-                                                             session: session, maxCells: gridCells) {
+                      let grid = try SummaryReport.gridLines(rows, first, second, trend: trend, kept: (kept ?? keptTags)?.isKept,
+                                                             keptColumns: keptColumns?.isKept, ledger, session: session, maxCells: gridCells) {
                 (all, lines, others, columnTotals) = grid
                 kept = kept ?? keptTags
+                if let keptColumns { (foldedColumns, foldedColumnTotal) = (keptColumns.folded, all.foldedColumns) }
             } else {
                 for (i, row) in rows.enumerated() {
                     if i % 4096 == 0 { try session.checkInterrupted() }
@@ -492,6 +535,8 @@ struct SummaryReport {
             let period = first.dimension.isPeriod
             var others = Line()
             if let foldedTags {
+                // (Only after the general loop, which folds no column as it sums: `gridLines` had the tags kept.)
+                assert(foldedColumns == 0, "columns folded as they were summed, then rows by tag from the rows")
                 // A transaction in several folded tags is one transaction of the folded row: tally rows, not groups.
                 // (The folded keys marked in an array by key, and each tag set's fold worked out once: a `Set` asked
                 // for each tag of each row took most of a `summary by tag --limit 10` of the 1M `merchants` shape.)
@@ -643,9 +688,11 @@ struct SummaryReport {
     /// several currencies, or when the lines times the months or the columns pass `maxCells` (a million merchants
     /// by month): the general loop then makes only the cells that hold something. Columns past `denseColumnsTo`
     /// cells (`maxCells` unless told) are summed in `SparseCells`. From `parallelFrom` rows, the rows are summed in two
-    /// halves at once.
-    static func gridLines(_ rows: [Int], _ first: Grouping, _ second: Grouping?, trend: Bool, kept: [Bool]?, _ ledger: Ledger,
-                          session: Session, maxCells: Int = 1 << 18, denseColumnsTo: Int? = nil, parallelFrom: Int = 1 << 16) throws(ShellError)
+    /// halves at once. With `keptColumns` (by key of the second dimension, not a period), only the kept columns get
+    /// cells; the others' are summed into each line's `foldedColumns`, a cell a key, as folding them adds them up.
+    static func gridLines(_ rows: [Int], _ first: Grouping, _ second: Grouping?, trend: Bool, kept: [Bool]?, keptColumns: [Bool]? = nil,
+                          _ ledger: Ledger, session: Session, maxCells: Int = 1 << 18, denseColumnsTo: Int? = nil,
+                          parallelFrom: Int = 1 << 16) throws(ShellError)
         -> (all: Line, lines: [Line], others: Line, columnTotals: [Int: Groups.Group])?
     {
         guard let head = rows.first else { return nil }
@@ -672,7 +719,20 @@ struct SummaryReport {
         }
         let lineCount = kept == nil ? firstSlots.count : keyOfLine.count
         let (othersSlot, allSlot) = (lineCount, lineCount + 1)
-        let months = trend ? monthSlots?.count ?? 0 : 0, columns = secondSlots?.count ?? 0
+        // The columns: each slot of the second dimension, or the kept keys', in key order, then one for the others.
+        var columnOfSlot: [Int32] = []
+        var keyOfColumn: [Int] = []
+        if let keptColumns, let secondSlots {
+            guard secondSlots.grouping.keyBound(ledger) ?? secondSlots.grouping.tagKeyBound != nil else { return nil }
+            columnOfSlot = [Int32](repeating: -1, count: secondSlots.count)
+            for s in 0..<secondSlots.count where s < keptColumns.count && keptColumns[s] {
+                columnOfSlot[s] = Int32(keyOfColumn.count)
+                keyOfColumn.append(secondSlots.key(ofSlot: s))
+            }
+            for s in columnOfSlot.indices where columnOfSlot[s] < 0 { columnOfSlot[s] = Int32(keyOfColumn.count) }
+        }
+        let foldsColumns = keptColumns != nil && secondSlots != nil
+        let months = trend ? monthSlots?.count ?? 0 : 0, columns = foldsColumns ? keyOfColumn.count + 1 : secondSlots?.count ?? 0
         // Columns past the cells an array takes (by month by tag, 300,000 tags) are summed in the cells that hold
         // something (`SparseCells`), for a few thousand lines at most.
         let denseColumns = (lineCount + 2) * columns <= denseColumnsTo ?? maxCells
@@ -684,7 +744,10 @@ struct SummaryReport {
         func sum(_ part: Range<Int>, _ sums: inout Summing, _ byMonth: inout Summing, _ byColumn: inout Summing, _ sparse: SparseCells,
                  interrupted: () throws(ShellError) -> Void) throws(ShellError) {
             try inChunks(rows[part], ledger, interrupted: interrupted) { chunk, rows, units, scales in
+              KeySlots.withRows(firstSlots, ledger) { firstRows in
+                KeySlots.withRows(secondSlots, ledger) { secondRows in
                 lineOfKey.withUnsafeBufferPointer { lineOfKey in
+                  columnOfSlot.withUnsafeBufferPointer { columnOfSlot in
                     sums.withSlots { lines in
                         byMonth.withSlots { monthSums in
                             byColumn.withSlots { columnSums in
@@ -696,18 +759,18 @@ struct SummaryReport {
                                         if months > 0 { monthSums.add(line * months + month, u, sc) }
                                         if columns > 0 {
                                             if denseColumns {
-                                                secondSlots?.forEach(row, ledger) { columnSums.add(line * columns + $0, u, sc) }
+                                                secondRows?.forEach(row, ledger) { columnSums.add(line * columns + (foldsColumns ? Int(columnOfSlot[$0]) : $0), u, sc) }
                                             } else {
-                                                secondSlots?.forEach(row, ledger) { sparse.add(line * columns + $0, u, sc) }
+                                                secondRows?.forEach(row, ledger) { sparse.add(line * columns + (foldsColumns ? Int(columnOfSlot[$0]) : $0), u, sc) }
                                             }
                                         }
                                     }
                                     add(allSlot)
                                     if !keeps {
-                                        firstSlots.forEach(row, ledger) { add($0) }
+                                        firstRows?.forEach(row, ledger) { add($0) }
                                     } else {
                                         var folded = false
-                                        firstSlots.forEach(row, ledger) { k in
+                                        firstRows?.forEach(row, ledger) { k in
                                             let line = Int(lineOfKey[k])
                                             if line >= 0 { add(line) } else { folded = true }
                                         }
@@ -717,7 +780,10 @@ struct SummaryReport {
                             }
                         }
                     }
+                  }
                 }
+                }
+              }
             }
         }
         var sums = Summing(count: lineCount + 2)
@@ -751,20 +817,28 @@ struct SummaryReport {
             for m in 0..<months where byMonth.counts[slot * months + m] > 0 {
                 l.byMonth[monthSlots?.key(ofSlot: m) ?? 0] = byMonth.group(slot * months + m, currency: currency)
             }
-            if denseColumns {
-                for c in 0..<columns where byColumn.counts[slot * columns + c] > 0 {
-                    l.byColumn[secondSlots?.key(ofSlot: c) ?? 0] = byColumn.group(slot * columns + c, currency: currency)
+            func put(_ column: Int, _ group: Groups.Group) {
+                if !foldsColumns {
+                    l.byColumn[secondSlots?.key(ofSlot: column) ?? 0] = group
+                } else if column < keyOfColumn.count {
+                    l.byColumn[keyOfColumn[column]] = group
+                } else {
+                    l.foldedColumns = group
                 }
+            }
+            if denseColumns {
+                for c in 0..<columns where byColumn.counts[slot * columns + c] > 0 { put(c, byColumn.group(slot * columns + c, currency: currency)) }
             } else if let sparseOfLine {
                 for cell in sparseOfLine.members[Int(sparseOfLine.starts[slot])..<Int(sparseOfLine.starts[slot + 1])].map(Int.init) {
-                    l.byColumn[secondSlots?.key(ofSlot: sparse.keys[cell] % columns) ?? 0] = sparse.sums.group(cell, currency: currency)
+                    put(sparse.keys[cell] % columns, sparse.sums.group(cell, currency: currency))
                 }
             }
             return l
         }
         let lines = (0..<lineCount).filter { sums.counts[$0] > 0 }.map { line($0, key: keeps ? keyOfLine[$0] : firstSlots.key(ofSlot: $0)) }
         let all = line(allSlot, key: nil)
-        return (Line(group: all.group, byMonth: all.byMonth), lines, keeps ? line(othersSlot, key: nil) : Line(), all.byColumn)
+        return (Line(group: all.group, byMonth: all.byMonth, foldedColumns: all.foldedColumns), lines, keeps ? line(othersSlot, key: nil) : Line(),
+                all.byColumn)
     }
 
     /// `summary by tag --limit N` in one currency with no trend or columns, when more than N tags are held: the
@@ -1327,8 +1401,9 @@ struct SummaryReport {
         func columnWidth(_ header: String, _ cells: [String]) -> Int { max(TextSafety.displayWidth(header), cells.map(TextSafety.displayWidth).max() ?? 0) }
         func columnCells(_ k: Int) -> [String] { (lines.map { $0.byColumn[k] } + [columnTotals[k]]).map(text) }
         var shown = columns
+        // The columns folded here; those folded as the rows were summed come first (`foldedColumns`).
         var folded: [Int] = []
-        var foldedGroups = [Groups.Group?](repeating: nil, count: lines.count + 1)
+        var foldedGroups = lines.map(\.foldedColumns) + [foldedColumnTotal]
         func fold(_ k: Int) {
             folded.append(k)
             for (i, g) in (lines.map { $0.byColumn[k] } + [columnTotals[k]]).enumerated() {
@@ -1336,7 +1411,8 @@ struct SummaryReport {
             }
         }
         func foldOne() { fold(period ? shown.removeFirst() : shown.removeLast()) }
-        func foldedHeader() -> String { "(\(folded.count) \(period ? "earlier" : "others"))" }
+        var anyFolded: Bool { folded.count + foldedColumns > 0 }
+        func foldedHeader() -> String { "(\(folded.count + foldedColumns) \(period ? "earlier" : "others"))" }
         if let width {
             // A column takes at least 3 cells and a gap: fold at once what could never fit. In one currency, each
             // line's cells are read once, not each folded column's in every line (300,000 tags by month: a second).
@@ -1355,16 +1431,16 @@ struct SummaryReport {
             let widths = Dictionary(uniqueKeysWithValues: shown.map { ($0, columnWidth(groupings[1].label($0, ledger).0, columnCells($0)) + 2) })
             while !shown.isEmpty {
                 var used = labelWidth + 2 + totalWidth + shown.reduce(0) { $0 + (widths[$1] ?? 0) }
-                if !folded.isEmpty { used += columnWidth(foldedHeader(), foldedGroups.map(text)) + 2 }
+                if anyFolded { used += columnWidth(foldedHeader(), foldedGroups.map(text)) + 2 }
                 if used <= width { break }
                 foldOne()
             }
         }
         var cols: [Table.Column] = [.init(header: header, shrinkable: true, minWidth: 10)]
         var cells: [[String]] = []
-        if period && !folded.isEmpty { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(foldedGroups.map(text)) }
+        if period && anyFolded { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(foldedGroups.map(text)) }
         for k in shown { cols.append(.init(header: groupings[1].label(k, ledger).0, alignRight: true)); cells.append(columnCells(k)) }
-        if !period && !folded.isEmpty { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(foldedGroups.map(text)) }
+        if !period && anyFolded { cols.append(.init(header: foldedHeader(), alignRight: true)); cells.append(foldedGroups.map(text)) }
         cols.append(.init(header: "TOTAL", alignRight: true))
         cells.append(totalCells)
         var table = Table(cols)
