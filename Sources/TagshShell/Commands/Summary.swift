@@ -738,6 +738,10 @@ struct SummaryReport {
         let denseColumns = (lineCount + 2) * columns <= denseColumnsTo ?? maxCells
         guard (lineCount + 2) * max(months, 1) <= maxCells, denseColumns || lineCount <= 4096 else { return nil }
         let keeps = kept != nil
+        // By a dimension a row has one key of, each row is in one line or the others: all is their sums added up at
+        // the end, not summed again a row (by month by tag, half of the pass). By tag, a row is in each of its
+        // tags' lines, and all is summed a row; so too in sparse cells.
+        let allByRow = first.dimension == .tag || (columns > 0 && !denseColumns)
         /// Sums `rows[part]` into `sums` (by line), `byMonth` and `byColumn` (by line and month or column).
         /// On buffers, with nothing captured that changes: sums in arrays checked at each addition, and a nested
         /// function adding to them, spent half the time checking exclusive access.
@@ -765,7 +769,7 @@ struct SummaryReport {
                                             }
                                         }
                                     }
-                                    add(allSlot)
+                                    if allByRow { add(allSlot) }
                                     if !keeps {
                                         firstRows?.forEach(row, ledger) { add($0) }
                                     } else {
@@ -807,6 +811,13 @@ struct SummaryReport {
             sparse.add(other.3)
         } else {
             try sum(0..<rows.count, &sums, &byMonth, &byColumn, sparse, interrupted: session.checkInterrupted)
+        }
+        if !allByRow {
+            for slot in 0...othersSlot where sums.counts[slot] > 0 {
+                sums.add(allSlot, from: slot)
+                for m in 0..<months { byMonth.add(allSlot * months + m, from: slot * months + m) }
+                for c in 0..<columns { byColumn.add(allSlot * columns + c, from: slot * columns + c) }
+            }
         }
         // The sparse cells of each line.
         let sparseOfLine = denseColumns ? nil : sparse.keys.withUnsafeBufferPointer { keys in
@@ -1183,6 +1194,15 @@ struct SummaryReport {
                     }
                 }
             }
+        }
+
+        /// Adds the sums of slot `from` to slot `slot`.
+        mutating func add(_ slot: Int, from: Int) {
+            guard counts[from] > 0 else { return }
+            counts[slot] += counts[from]
+            net[slot].add(net[from])
+            inflow[slot].add(inflow[from])
+            outflow[slot].add(outflow[from])
         }
 
         /// Adds `other`'s sums of its slot `from` to slot `slot`.
