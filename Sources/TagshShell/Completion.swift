@@ -119,8 +119,8 @@ public struct CompletionWords: Sendable {
         /// The names a prefix matched, each after `head`, quoted as `Completer.quotedWord` quotes them.
         case names(MerchantNames, MerchantNames.Match, head: [UInt8])
         /// Each of a list after `head`, quoted so: `tag:` and `cat:` values (on the 1M `wide` shape, `count tag:`
-        /// and Tab offered 300,000 tags, and making a `String` of each was the Tab's 5-8 ms).
-        /// (Lists in turn, not joined: a copy of 300,000 names, each retained, cost a tenth of the Tab.)
+        /// and Tab offered 49,000 tags, and making a `String` of each was the Tab's 5-8 ms).
+        /// (Lists in turn, not joined: a copy of 49,000 names, each retained, cost a tenth of the Tab.)
         case headed([[String]], head: [UInt8])
     }
     var source: Source

@@ -438,7 +438,7 @@ struct SummaryReport {
 
     /// With `tableWidth`, the report is for a table that wide (`table(width:style:)`), not for JSON or CSV: columns
     /// of a second dimension other than a period that could never fit it are folded as the rows are summed, not
-    /// made cell by cell to be folded then (by month by tag, 300,000 tags: a million cells, 1-2 s).
+    /// made cell by cell to be folded then (by month by tag, 49,000 tags: a million cells, 1-2 s).
     /// (`gridCells`, for tests: 0 sums a trend and columns by the general loop, not `gridLines`.)
     init(ledger: Ledger, rows: [Int], dimensions: [Dimension], depth: Int?, limit: Int?, trend: Bool, session: Session,
          tableWidth: Int? = nil, gridCells: Int = 1 << 18) throws(ShellError) {
@@ -508,7 +508,7 @@ struct SummaryReport {
         }
         let main = all.group.totals.entries.first?.currency
         // By tag with a limit, the others are tallied from the rows, so only the first `limit` lines need an order:
-        // picked as the order would pick them, and the rest let go unsorted (sorting and copying the 300,000 lines
+        // picked as the order would pick them, and the rest let go unsorted (sorting and copying the 49,000 lines
         // of the 1M `wide` shape's tags was a third of its `summary by tag --limit 10`).
         var foldedTags: (keys: [Int], lines: Int)?
         if let limit, kept == nil, first.dimension == .tag, lines.count > limit {
@@ -733,7 +733,7 @@ struct SummaryReport {
         }
         let foldsColumns = keptColumns != nil && secondSlots != nil
         let months = trend ? monthSlots?.count ?? 0 : 0, columns = foldsColumns ? keyOfColumn.count + 1 : secondSlots?.count ?? 0
-        // Columns past the cells an array takes (by month by tag, 300,000 tags) are summed in the cells that hold
+        // Columns past the cells an array takes (by month by tag, 49,000 tags) are summed in the cells that hold
         // something (`SparseCells`), for a few thousand lines at most.
         let denseColumns = (lineCount + 2) * columns <= denseColumnsTo ?? maxCells
         guard (lineCount + 2) * max(months, 1) <= maxCells, denseColumns || lineCount <= 4096 else { return nil }
@@ -855,7 +855,7 @@ struct SummaryReport {
     /// `summary by tag --limit N` in one currency with no trend or columns, when more than N tags are held: the
     /// sums by tag in arrays (as `singleCurrencyLines`), a `Line` for each of the N largest only, and the others
     /// tallied from the rows that hold any of them (a row in several folded tags once). Making a `Line` for each
-    /// of the 1M `wide` shape's 300,000 tags, to keep ten, was a third of its `summary by tag --limit 10`.
+    /// of the 1M `wide` shape's 49,000 tags, to keep ten, was a third of its `summary by tag --limit 10`.
     static func keptTagLines(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
                              session: Session, bySetFrom: Int = 4) throws(ShellError) -> (all: Line, lines: [Line], others: Line, folded: Int)? {
         guard let (currency, sums, bySet, keys, best) = try tagSums(rows, first, ledger, limit: limit, session: session, bySetFrom: bySetFrom)
@@ -1435,7 +1435,7 @@ struct SummaryReport {
         func foldedHeader() -> String { "(\(folded.count + foldedColumns) \(period ? "earlier" : "others"))" }
         if let width {
             // A column takes at least 3 cells and a gap: fold at once what could never fit. In one currency, each
-            // line's cells are read once, not each folded column's in every line (300,000 tags by month: a second).
+            // line's cells are read once, not each folded column's in every line (49,000 tags by month: a second).
             let room = width - labelWidth - totalWidth - 4, keep = max(0, room / 5)
             if single && shown.count > keep {
                 let n = shown.count - keep
