@@ -262,12 +262,7 @@ struct FoldedColumnsTests {
         for i in 0..<900 {
             text += String(format: "2024-%02d-%02d", 1 + i % 3, 1 + i % 28) + ",M\(i % 70),\(i % 3 == 0 ? "" : "-")\(1 + i % 4),t\(i % 50)/\(i % 3);u\(i % 7)\n"
         }
-        let (dir, path) = try scratchFile("narrow.csv", prefix: "tagsh-narrow")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let sink = BufferSink()
-        let session = Session(sink: sink)
-        session.execute("open \(path)")
+        let (session, sink, _, _) = try SmallLedgers.opened("narrow.csv", text)
         let ledger = try #require(session.ledger)
         let rows = Array(0..<ledger.count)
         // (By tag rolled up to one level too: `t12/1` and `t12/2` are the column `t12`.)
