@@ -587,8 +587,9 @@ struct TextReader {
                     symbol = assigned.symbol
                     // `==` also takes the account's other commodities to zero: where the one assigned does not
                     // move and one other does, that is the posting's amount, as hledger reads it.
-                    let others = balances[name]?.filter { $0.key != key && $0.value != .zero } ?? [:]
-                    if quantityEnd + 1 < range.upperBound, b[quantityEnd + 1] == 0x3D, amount == .zero, others.count == 1, let other = others.first {
+                    if quantityEnd + 1 < range.upperBound, b[quantityEnd + 1] == 0x3D, amount == .zero,
+                       case let others = balances[name]?.filter({ $0.key != key && $0.value != .zero }) ?? [:], others.count == 1,
+                       let other = others.first {
                         amount = -other.value
                         symbol = other.key.isEmpty ? nil : other.key
                     }

@@ -221,11 +221,15 @@ public final class LineEditor {
         return UInt8(CC_REDISPLAY)
     }
 
+    /// The line being edited, as libedit holds it (valid until the line changes), and the cursor's byte offset in it.
+    func lineBytes() -> (bytes: UnsafeBufferPointer<UInt8>, cursor: Int)? {
+        guard let info = el_line(el)?.pointee, let buffer = info.buffer, let cursor = info.cursor, let last = info.lastchar else { return nil }
+        return (UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: last - buffer), cursor - buffer)
+    }
+
     /// The line being edited and the cursor's byte offset in it.
     func currentLine() -> (line: String, cursor: Int)? {
-        guard let info = el_line(el)?.pointee, let buffer = info.buffer, let cursor = info.cursor, let last = info.lastchar else { return nil }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: last - buffer)
-        return (String(decoding: bytes, as: UTF8.self), cursor - buffer)
+        lineBytes().map { (String(decoding: $0.bytes, as: UTF8.self), $0.cursor) }
     }
 
     /// Inserts a comma; just after a completion's space, with the line as the completion left it, in the
@@ -370,13 +374,9 @@ public final class LineEditor {
 
     /// Replaces the whole line with what the editor returns (Ctrl-X Ctrl-E).
     func editInEditor() -> UInt8 {
-        guard let editLine, let info = el_line(el)?.pointee, let buffer = info.buffer, let last = info.lastchar, let cursor = info.cursor else {
-            return UInt8(CC_REFRESH_BEEP)
-        }
-        let line = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
-                                                        count: last - buffer), as: UTF8.self)
-        let after = String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(cursor).assumingMemoryBound(to: UInt8.self),
-                                                         count: last - cursor), as: UTF8.self)
+        guard let editLine, let now = lineBytes() else { return UInt8(CC_REFRESH_BEEP) }
+        let line = String(decoding: now.bytes, as: UTF8.self)
+        let after = String(decoding: UnsafeBufferPointer(rebasing: now.bytes[now.cursor...]), as: UTF8.self)
         fputs("\n", tagsh_stdout())
         fflush(tagsh_stdout())
         guard let edited = editLine(line) else { return UInt8(CC_REDISPLAY) }

@@ -417,7 +417,7 @@ struct SummaryReport {
             group.add(other.group)
             for (k, g) in other.byColumn { byColumn[k, default: .init()].add(g) }
             for (k, g) in other.byMonth { byMonth[k, default: .init()].add(g) }
-            if let g = other.foldedColumns { foldedColumns = foldedColumns ?? .init(); foldedColumns?.add(g) }
+            if let g = other.foldedColumns { foldedColumns.fold(g) }
         }
     }
 
@@ -463,10 +463,10 @@ struct SummaryReport {
             if let limit, kept == nil, trend || second != nil, first.dimension == .tag {
                 keptTags = try SummaryReport.keptTags(rows, first, ledger, limit: limit, session: session)
             }
-            // The columns a table could show: at most one a five cells of its width (`crossTable`), the largest.
+            // The columns a table could show: at most one a `narrowestColumn` of its width (`crossTable`), the largest.
             var keptColumns: (isKept: [Bool], folded: Int)?
             if let tableWidth, let second, !second.dimension.isPeriod, gridCells > 0 {
-                let most = max(0, (tableWidth - 4) / 5)
+                let most = max(0, (tableWidth - 4) / SummaryReport.narrowestColumn)
                 keptColumns = second.dimension == .tag ? try SummaryReport.keptTags(rows, second, ledger, limit: most, session: session)
                                                        : try SummaryReport.keptKeys(rows, second, ledger, limit: most, session: session)
                 if keptColumns?.folded == 0 { keptColumns = nil }
@@ -723,7 +723,8 @@ struct SummaryReport {
         var columnOfSlot: [Int32] = []
         var keyOfColumn: [Int] = []
         if let keptColumns, let secondSlots {
-            guard secondSlots.grouping.keyBound(ledger) ?? secondSlots.grouping.tagKeyBound != nil else { return nil }
+            // (Slots are keys only by a dimension other than a period.)
+            guard !secondSlots.grouping.dimension.isPeriod else { return nil }
             columnOfSlot = [Int32](repeating: -1, count: secondSlots.count)
             for s in 0..<secondSlots.count where s < keptColumns.count && keptColumns[s] {
                 columnOfSlot[s] = Int32(keyOfColumn.count)
@@ -1429,6 +1430,9 @@ struct SummaryReport {
         return table
     }
 
+    /// The fewest cells a column of a table by two dimensions takes: three and a gap of two.
+    static let narrowestColumn = 5
+
     /// One row per value of the first dimension and one column per value of the second, holding net totals.
     private func crossTable(width: Int?, style s: Style) -> Table {
         let single = all.group.totals.entries.count <= 1
@@ -1457,23 +1461,23 @@ struct SummaryReport {
         func fold(_ k: Int) {
             folded.append(k)
             for (i, g) in (lines.map { $0.byColumn[k] } + [columnTotals[k]]).enumerated() {
-                if let g { foldedGroups[i] = foldedGroups[i] ?? .init(); foldedGroups[i]?.add(g) }
+                if let g { foldedGroups[i].fold(g) }
             }
         }
         func foldOne() { fold(period ? shown.removeFirst() : shown.removeLast()) }
         var anyFolded: Bool { folded.count + foldedColumns > 0 }
         func foldedHeader() -> String { "(\(folded.count + foldedColumns) \(period ? "earlier" : "others"))" }
         if let width {
-            // A column takes at least 3 cells and a gap: fold at once what could never fit. In one currency, each
-            // line's cells are read once, not each folded column's in every line (49,000 tags by month: a second).
-            let room = width - labelWidth - totalWidth - 4, keep = max(0, room / 5)
+            // Fold at once what could never fit (`narrowestColumn`). In one currency, each line's cells are read
+            // once, not each folded column's in every line (49,000 tags by month: a second).
+            let room = width - labelWidth - totalWidth - 4, keep = max(0, room / SummaryReport.narrowestColumn)
             if single && shown.count > keep {
                 let n = shown.count - keep
                 let out = period ? shown.prefix(n) : shown.suffix(n)
                 folded += out
                 let isFolded = Set(out)
                 for (i, cells) in (lines.map(\.byColumn) + [columnTotals]).enumerated() {
-                    for (k, g) in cells where isFolded.contains(k) { foldedGroups[i] = foldedGroups[i] ?? .init(); foldedGroups[i]?.add(g) }
+                    for (k, g) in cells where isFolded.contains(k) { foldedGroups[i].fold(g) }
                 }
                 shown = period ? Array(shown.dropFirst(n)) : Array(shown.prefix(keep))
             }
@@ -1498,6 +1502,14 @@ struct SummaryReport {
             table.add([.init(l.0, paint: l.1.map { color in { s.paint($0, color) } })] + cells.map { .init($0[r]) })
         }
         return table
+    }
+}
+
+extension Optional where Wrapped == Groups.Group {
+    /// Adds `group` to this one, made empty first when there is none: a folded cell.
+    mutating func fold(_ group: Groups.Group) {
+        if self == nil { self = Groups.Group() }
+        self!.add(group)
     }
 }
 
