@@ -64,10 +64,13 @@ enum Period {
 
 /// Names with levels (`trip/paris`, `Food:Groceries`) cut to their first levels.
 enum Hierarchy {
+    /// Whether `rollUp` can change a name at `depth` (no depth, or one below 1, leaves every name as it is).
+    static func rollsUp(depth: Int?) -> Bool { (depth ?? 0) > 0 }
+
     /// `name` up to its `depth`-th level; levels are separated by `/` or `:`
     /// (tags use either; journal categories use `:`). nil keeps the whole name.
     static func rollUp(_ name: String, depth: Int?) -> String {
-        guard let depth, depth > 0 else { return name }
+        guard let depth, rollsUp(depth: depth) else { return name }
         var levels = 0
         for i in name.indices where name[i] == "/" || name[i] == ":" {
             levels += 1

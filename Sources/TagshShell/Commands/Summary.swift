@@ -89,6 +89,10 @@ struct Grouping {
     /// each tag's key is then its id (and the empty set's is 0). The merchants shape's million sets took half of
     /// a `summary by tag` to copy into `tagSetKeys`.
     private var tagSetsAsKeys: TagSetTable?
+    /// By tag, when each tag is a key of its own (no `--depth`, and the table folds case as `names` would): the
+    /// tags themselves, key `i` being tag id `i`, their names read when shown. The `wide` shape's 49,020 tags each
+    /// lower-cased into a dictionary took a sixth of a `summary by tag --trend --limit 10`.
+    private var tagNames: StringTable?
     /// By file: the open files' names and each row's id into them.
     private var files: (values: StringTable, ids: [UInt32])?
 
@@ -114,8 +118,14 @@ struct Grouping {
                 return key(c.name, shown: r.category(id).plain, color: c.color)
             }
         case .tag:
-            var tagKey = [Int](repeating: 0, count: Int(ledger.tags.count) + 1)
-            for id in ledger.tags.ids { tagKey[Int(id)] = key(ledger.tags[id], shown: TextSafety.sanitize(ledger.tags[id]), color: nil) }
+            var tagKey: [Int]
+            if ledger.tags.caseInsensitive && !Hierarchy.rollsUp(depth: depth) {
+                tagNames = ledger.tags
+                tagKey = Array(0...Int(ledger.tags.count))
+            } else {
+                tagKey = [Int](repeating: 0, count: Int(ledger.tags.count) + 1)
+                for id in ledger.tags.ids { tagKey[Int(id)] = key(ledger.tags[id], shown: TextSafety.sanitize(ledger.tags[id]), color: nil) }
+            }
             let held = ledger.tagSetsHeld(by: rows)
             if held == nil && tagKey.indices.allSatisfy({ $0 == 0 || tagKey[$0] == $0 }) {
                 tagSetsAsKeys = ledger.tagSets
@@ -249,7 +259,7 @@ struct Grouping {
     }
 
     /// An upper bound of the keys by tag (a row has several), as `keyBound` is for the others.
-    var tagKeyBound: Int? { dimension == .tag ? names.count + 1 : nil }
+    var tagKeyBound: Int? { dimension == .tag ? (tagNames?.count ?? names.count) + 1 : nil }
 
     /// The one key of `row`, by a dimension `keyBound` bounds.
     @inline(__always)
@@ -283,7 +293,9 @@ struct Grouping {
     /// The key's name as data (for JSON and CSV); nil for none.
     func name(_ key: Int, _ ledger: Ledger) -> String? {
         switch dimension {
-        case .category, .tag: return key == 0 ? nil : names[key - 1]
+        case .category, .tag:
+            if key == 0 { return nil }
+            return tagNames.map { $0[UInt32(key)] } ?? names[key - 1]
         case .intent: return Intent(rawValue: UInt8(key))?.description
         case .merchant: return ledger.merchants[UInt32(key)]
         case .account: return key == 0 ? nil : ledger.accounts[UInt32(key)]
@@ -295,7 +307,10 @@ struct Grouping {
     /// The key's name for the terminal, and its colour.
     func label(_ key: Int, _ ledger: Ledger) -> (String, Color?) {
         switch dimension {
-        case .category, .tag: return key == 0 ? ("(none)", nil) : (shown[key - 1], colors[key - 1])
+        case .category, .tag:
+            if key == 0 { return ("(none)", nil) }
+            if let tagNames { return (TextSafety.sanitize(tagNames[UInt32(key)]), nil) }
+            return (shown[key - 1], colors[key - 1])
         case .intent: return Intent(rawValue: UInt8(key)).map { ($0.description, $0.color) } ?? ("(none)", nil)
         default: return (name(key, ledger).map(TextSafety.sanitize) ?? "(none)", nil)
         }
