@@ -367,9 +367,8 @@ struct KeySlots {
         }
     }
 
-    /// Calls `body` with `slots`' `Rows` (nil for none).
-    static func withRows<R>(_ slots: KeySlots?, _ ledger: Ledger, _ body: (Rows?) -> R) -> R {
-        guard let slots else { return body(nil) }
+    /// Calls `body` with `slots`' `Rows`.
+    static func withRows<R>(_ slots: KeySlots, _ ledger: Ledger, _ body: (Rows) -> R) -> R {
         guard slots.grouping.dimension == .tag else { return body(Rows(slots: slots, setKeys: nil, tagSet: UnsafeBufferPointer(start: nil, count: 0))) }
         return slots.grouping.withSetKeys { keys in ledger.tagSet.withUnsafeBufferPointer { body(Rows(slots: slots, setKeys: keys, tagSet: $0)) } }
     }
@@ -422,6 +421,8 @@ struct SummaryReport {
         var folded = 0
         var group = Groups.Group()
         var byColumn: [Int: Groups.Group] = [:]
+        /// The trend's months. What is drawn of them is the net total (`Sparkline`): summed in arrays
+        /// (`gridLines`), a month holds its count and net only, not its money in and out.
         var byMonth: [Int: Groups.Group] = [:]
         /// The cells of the columns folded as they were summed (`SummaryReport.foldedColumns`), added up; nil
         /// when none holds anything.
@@ -758,6 +759,10 @@ struct SummaryReport {
         // the end, not summed again a row (by month by tag, half of the pass). By tag, a row is in each of its
         // tags' lines, and all is summed a row; so too in sparse cells.
         let allByRow = first.dimension == .tag || (columns > 0 && !denseColumns)
+        // (Not optional in the loop: a row's `secondRows?.forEach` or `monthSlots?.slot` copied the whole struct, a
+        // `Grouping` inside, to unwrap it. The second dimension's and the months' are read only when there are columns
+        // or months.)
+        let monthKeys = monthSlots ?? firstSlots
         /// Sums `rows[part]` into `sums` (by line), `byMonth` and `byColumn` (by line and month or column).
         /// On buffers, with nothing captured that changes: sums in arrays checked at each addition, and a nested
         /// function adding to them, spent half the time checking exclusive access.
@@ -765,7 +770,7 @@ struct SummaryReport {
                  interrupted: () throws(ShellError) -> Void) throws(ShellError) {
             try inChunks(rows[part], ledger, interrupted: interrupted) { chunk, rows, units, scales in
               KeySlots.withRows(firstSlots, ledger) { firstRows in
-                KeySlots.withRows(secondSlots, ledger) { secondRows in
+                KeySlots.withRows(secondSlots ?? firstSlots, ledger) { secondRows in
                 lineOfKey.withUnsafeBufferPointer { lineOfKey in
                   columnOfSlot.withUnsafeBufferPointer { columnOfSlot in
                     sums.withSlots { lines in
@@ -773,24 +778,24 @@ struct SummaryReport {
                             byColumn.withSlots { columnSums in
                                 for i in chunk {
                                     let row = rows[i], u = units[row], sc = scales[row]
-                                    let month = months > 0 ? monthSlots?.slot(row, ledger) ?? 0 : 0
+                                    let month = months > 0 ? monthKeys.slot(row, ledger) : 0
                                     func add(_ line: Int) {
                                         lines.add(line, u, sc)
-                                        if months > 0 { monthSums.add(line * months + month, u, sc) }
+                                        if months > 0 { monthSums.addNet(line * months + month, u, sc) }
                                         if columns > 0 {
                                             if denseColumns {
-                                                secondRows?.forEach(row, ledger) { columnSums.add(line * columns + (foldsColumns ? Int(columnOfSlot[$0]) : $0), u, sc) }
+                                                secondRows.forEach(row, ledger) { columnSums.add(line * columns + (foldsColumns ? Int(columnOfSlot[$0]) : $0), u, sc) }
                                             } else {
-                                                secondRows?.forEach(row, ledger) { sparse.add(line * columns + (foldsColumns ? Int(columnOfSlot[$0]) : $0), u, sc) }
+                                                secondRows.forEach(row, ledger) { sparse.add(line * columns + (foldsColumns ? Int(columnOfSlot[$0]) : $0), u, sc) }
                                             }
                                         }
                                     }
                                     if allByRow { add(allSlot) }
                                     if !keeps {
-                                        firstRows?.forEach(row, ledger) { add($0) }
+                                        firstRows.forEach(row, ledger) { add($0) }
                                     } else {
                                         var folded = false
-                                        firstRows?.forEach(row, ledger) { k in
+                                        firstRows.forEach(row, ledger) { k in
                                             let line = Int(lineOfKey[k])
                                             if line >= 0 { add(line) } else { folded = true }
                                         }
@@ -1229,6 +1234,13 @@ struct SummaryReport {
                 counts[slot] += 1
                 net[slot].add(u, s)
                 if u < 0 { outflow[slot].add(u, s) } else { inflow[slot].add(u, s) }
+            }
+
+            /// Counts the amount and adds it to the net total only (a trend's months: a sparkline draws the net).
+            @inline(__always)
+            func addNet(_ slot: Int, _ u: Int64, _ s: UInt8) {
+                counts[slot] += 1
+                net[slot].add(u, s)
             }
         }
 
