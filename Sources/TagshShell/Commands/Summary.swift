@@ -675,7 +675,7 @@ struct SummaryReport {
     /// many are folded. Nil otherwise.
     static func keptTags(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int,
                          session: Session) throws(ShellError) -> (isKept: [Bool], folded: Int)? {
-        guard let t = try tagSums(rows, first, ledger, limit: limit, session: session), t.keys.count > limit else { return nil }
+        guard let t = try tagSums(rows, first, ledger, limit: limit, session: session, netOnly: true), t.keys.count > limit else { return nil }
         var isKept = [Bool](repeating: false, count: t.sums.counts.count)
         for i in t.best { isKept[t.keys[i]] = true }
         return (isKept, t.keys.count - t.best.count)
@@ -683,14 +683,16 @@ struct SummaryReport {
 
     /// By tag in one currency: the sums by tag (`sumByTag`, and by set where it summed so), the tags held, and the
     /// positions among them of the `limit` largest (`largest`). Nil by another dimension, without rows, or in
-    /// several currencies.
-    static func tagSums(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int, session: Session, bySetFrom: Int = 4)
+    /// several currencies. `netOnly`: the sums by tag hold counts and net totals only, all that picking the largest
+    /// reads (`keptTags`), and all may be left without the rows.
+    static func tagSums(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, limit: Int, session: Session, bySetFrom: Int = 4,
+                        netOnly: Bool = false)
         throws(ShellError) -> (currency: UInt32, sums: Summing, bySet: Summing?, keys: [Int], best: [Int])? {
         guard first.dimension == .tag, let bound = first.tagKeyBound, let head = rows.first else { return nil }
         let currency = ledger.currency[head]
         guard !rows.contains(where: { ledger.currency[$0] != currency }) else { return nil }
         var sums = Summing(count: bound)
-        let bySet = try sumByTag(rows, first, ledger, into: &sums, session: session, bySetFrom: bySetFrom)
+        let bySet = try sumByTag(rows, first, ledger, into: &sums, session: session, bySetFrom: bySetFrom, netOnly: netOnly)
         let keys = sums.counts.indices.filter { sums.counts[$0] > 0 }
         return (currency, sums, bySet, keys, keys.count > limit ? largest(limit, of: keys, net: sums.net) : Array(keys.indices))
     }
@@ -1085,11 +1087,11 @@ struct SummaryReport {
     /// Returns the sums by set when it made them.
     @discardableResult
     static func sumByTag(_ rows: [Int], _ first: Grouping, _ ledger: Ledger, into sums: inout Summing,
-                         session: Session, bySetFrom: Int = 4, parallelFrom: Int = 1 << 16) throws(ShellError) -> Summing? {
+                         session: Session, bySetFrom: Int = 4, parallelFrom: Int = 1 << 16, netOnly: Bool = false) throws(ShellError) -> Summing? {
         let sets = ledger.tagSets.count
         if bySetFrom == 0 || sets <= rows.count / bySetFrom {
             var bySet = Summing(count: sets)
-            try sumByKeys(rows[...], ledger, into: &bySet, interrupted: session.checkInterrupted) { tagSet, row, add in add(Int(tagSet[row])) }
+            try sumByKeys(rows[...], ledger, into: &bySet, netOnly: netOnly, interrupted: session.checkInterrupted) { tagSet, row, add in add(Int(tagSet[row])) }
             first.withSetKeys { keys in
                 for set in 0..<sets where bySet.counts[set] > 0 { keys.forEach(set) { sums.add($0, bySet, set) } }
             }
@@ -1098,7 +1100,7 @@ struct SummaryReport {
         }
         func byTag(_ part: ArraySlice<Int>, into sums: inout Summing, interrupted: () throws(ShellError) -> Void) throws(ShellError) {
             try first.withSetKeys { (keys) throws(ShellError) in
-                try sumByKeys(part, ledger, into: &sums, interrupted: interrupted) { tagSet, row, add in keys.forEach(Int(tagSet[row]), add) }
+                try sumByKeys(part, ledger, into: &sums, netOnly: netOnly, interrupted: interrupted) { tagSet, row, add in keys.forEach(Int(tagSet[row]), add) }
             }
         }
         guard rows.count >= parallelFrom else {
@@ -1138,20 +1140,22 @@ struct SummaryReport {
         }
     }
 
-    /// Adds each of `rows` to each key `keys` gives it and to all, on buffers: each sum an array's element.
+    /// Adds each of `rows` to each key `keys` gives it and to all, on buffers: each sum an array's element (with
+    /// `netOnly`, a key's count and net total only, and nothing to all).
     @inline(__always)
-    static func sumByKeys(_ rows: ArraySlice<Int>, _ ledger: Ledger, into sums: inout Summing, interrupted: () throws(ShellError) -> Void,
+    static func sumByKeys(_ rows: ArraySlice<Int>, _ ledger: Ledger, into sums: inout Summing, netOnly: Bool = false,
+                          interrupted: () throws(ShellError) -> Void,
                           keys: (_ tagSet: UnsafeBufferPointer<UInt32>, _ row: Int, _ add: (Int) -> Void) -> Void) throws(ShellError) {
         try inChunks(rows, ledger, interrupted: interrupted) { chunk, part, units, scales in
             ledger.tagSet.withUnsafeBufferPointer { tagSet in
                 sums.withSlots { slots in
                     for i in chunk {
                         let row = part[i], u = units[row], sc = scales[row]
-                        keys(tagSet, row) { slots.add($0, u, sc) }
+                        if netOnly { keys(tagSet, row) { slots.addNet($0, u, sc) } } else { keys(tagSet, row) { slots.add($0, u, sc) } }
                     }
                 }
             }
-            for i in chunk { sums.addAll(units[part[i]], scales[part[i]]) }
+            if !netOnly { for i in chunk { sums.addAll(units[part[i]], scales[part[i]]) } }
         }
     }
 
