@@ -421,8 +421,6 @@ struct SummaryReport {
         var folded = 0
         var group = Groups.Group()
         var byColumn: [Int: Groups.Group] = [:]
-        /// The trend's months. What is drawn of them is the net total (`Sparkline`): summed in arrays
-        /// (`gridLines`), a month holds its count and net only, not its money in and out.
         var byMonth: [Int: Groups.Group] = [:]
         /// The cells of the columns folded as they were summed (`SummaryReport.foldedColumns`), added up; nil
         /// when none holds anything.
@@ -782,8 +780,8 @@ struct SummaryReport {
                                     let row = rows[i], u = units[row], sc = scales[row]
                                     let month = months > 0 ? monthKeys.slot(row, ledger) : 0
                                     func add(_ line: Int) {
-                                        lines.add(line, u, sc)
-                                        if months > 0 { monthSums.addNet(line * months + month, u, sc) }
+                                        // (With months, a line's sums are its months' added up at the end.)
+                                        if months > 0 { monthSums.add(line * months + month, u, sc) } else { lines.add(line, u, sc) }
                                         if columns > 0 {
                                             if denseColumns {
                                                 secondRows.forEach(row, ledger) { columnSums.add(line * columns + (foldsColumns ? Int(columnOfSlot[$0]) : $0), u, sc) }
@@ -834,6 +832,11 @@ struct SummaryReport {
             sparse.add(other.3)
         } else {
             try sum(0..<rows.count, &sums, &byMonth, &byColumn, sparse, interrupted: session.checkInterrupted)
+        }
+        // With a trend, the rows were summed by line and month only (one sum a row and line, not two): each line's sums
+        // are its months'.
+        for slot in 0..<(lineCount + 2) where months > 0 {
+            for m in 0..<months where byMonth.counts[slot * months + m] > 0 { sums.add(slot, byMonth, slot * months + m) }
         }
         if !allByRow {
             for slot in 0...othersSlot where sums.counts[slot] > 0 {
