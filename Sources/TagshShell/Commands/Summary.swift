@@ -1243,7 +1243,8 @@ struct SummaryReport {
                 if u < 0 { outflow[slot].add(u, s) } else { inflow[slot].add(u, s) }
             }
 
-            /// Counts the amount and adds it to the net total only (a trend's months: a sparkline draws the net).
+            /// Counts the amount and adds it to the net total only (`sumByKeys` with `netOnly`: the tags `keptTags`
+            /// picks by their net totals).
             @inline(__always)
             func addNet(_ slot: Int, _ u: Int64, _ s: UInt8) {
                 counts[slot] += 1
