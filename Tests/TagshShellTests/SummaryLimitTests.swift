@@ -619,3 +619,38 @@ struct SumByTagWaysTests {
         }
     }
 }
+
+/// By tag with no `--depth`, each tag's id is its key and its name is read from the tag table when shown
+/// (`Grouping.tagNames`); rolled up to more levels than any tag has, the keys are the names lower-cased into a
+/// dictionary, as every summary by tag made them before. Both must give each row the same keys, and each key the
+/// same name and label: tags that differ in case only, accented ones, and one with an escape sequence in it.
+struct TagKeysTests {
+    @Test func tagIDsAsKeysAreTheNamesLowerCased() throws {
+        let (dir, path) = try scratchFile("tags.csv", prefix: "tagsh-tagkeys")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tags = ["Trip/Rome", "trip/rome;work", "CAFÉ;café", "Café", "red\u{1B}[31m;WORK", "", "gift;Trip/Rome;x:y"]
+        var text = "Date,Description,Amount,Tags\n"
+        for i in 0..<70 { text += "2024-\(String(format: "%02d", 1 + i % 12))-03,SHOP \(i % 5),-\(i + 1).50,\"\(tags[i % tags.count])\"\n" }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let session = Session(sink: BufferSink())
+        #expect(session.execute("open \(path)") == .ok)
+        session.execute("tag 3 +Extra")
+        let ledger = try #require(session.ledger)
+        let byID = Grouping(.tag, ledger: ledger, depth: nil), byName = Grouping(.tag, ledger: ledger, depth: 9)
+        #expect(byID.tagKeyBound == byName.tagKeyBound)
+        var keys = Set<Int>()
+        for row in 0..<ledger.count {
+            var a: [Int] = [], b: [Int] = []
+            byID.forEachKey(row, ledger) { a.append($0) }
+            byName.forEachKey(row, ledger) { b.append($0) }
+            #expect(a == b, "row \(row)")
+            keys.formUnion(a)
+        }
+        #expect(keys.count == 8, "\(keys.sorted())") // (none), trip/rome, work, café, red…, gift, x:y, extra
+        for k in keys.sorted() {
+            #expect(byID.name(k, ledger) == byName.name(k, ledger), "key \(k)")
+            #expect(byID.label(k, ledger).0 == byName.label(k, ledger).0, "key \(k)")
+        }
+        #expect(keys.contains { byID.label($0, ledger).0.contains("red") && !byID.label($0, ledger).0.contains("\u{1B}") })
+    }
+}
