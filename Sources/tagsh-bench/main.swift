@@ -124,6 +124,13 @@ let session = Session(sink: sink)
 let completer = Completer(registry: session.registry, data: { session.completionData() }, listDirectory: { _ in [] })
 print("command".padding(toLength: 34, withPad: " ", startingAt: 0) + "      ms   rss MB  peak MB")
 let repeats = max(1, Int(ProcessInfo.processInfo.environment["TAGSH_BENCH_REPEAT"] ?? "") ?? 1)
+/// One Tab, as the line editor takes it: the candidates for `text` (the cursor at its end), then their longest
+/// common prefix. Returns how many candidates there were.
+@MainActor func tab(_ text: String) -> Int {
+    let found = completer.complete(text).words
+    _ = LineEditor.longestCommonPrefix(found)
+    return found.count
+}
 for command in commands {
     sink.reset()
     let stepsBefore = (count: session.steps.count, position: session.position)
@@ -177,10 +184,7 @@ for command in commands {
         // What the prompt does after each command: rebuild the completion lists.
         _ = session.completionData()
     } else if command.hasPrefix("complete:") {
-        // As the line editor takes a Tab: the candidates, then their longest common prefix.
-        let found = completer.complete(String(command.dropFirst(9))).words
-        _ = LineEditor.longestCommonPrefix(found)
-        candidates = found.count
+        candidates = tab(String(command.dropFirst(9)))
     } else {
         status = session.execute(command)
     }
@@ -196,7 +200,7 @@ for command in commands {
             sink.reset()
             let again = clock.now
             if command.hasPrefix("complete:") {
-                _ = LineEditor.longestCommonPrefix(completer.complete(String(command.dropFirst(9))).words)
+                _ = tab(String(command.dropFirst(9)))
             } else {
                 _ = session.execute(command)
             }

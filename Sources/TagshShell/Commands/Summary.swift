@@ -980,11 +980,7 @@ struct SummaryReport {
     /// array of their own were fresh memory, and their page faults and the array a third of `summary by merchant
     /// --limit 20` on the 1M `wide` shape.) Nil where `magnitudesAtOneScale` is.
     static func fewLargest(_ limit: Int, of keys: [Int], net: [Summing.Running]) -> [Int]? {
-        var scale: UInt8 = 0
-        for k in keys where net[k].present {
-            if net[k].overflowed { return nil }
-            scale = max(scale, net[k].scale)
-        }
+        guard let scale = oneScale(keys.lazy.map { net[$0] }) else { return nil }
         // Largest first, ties by key; at most `limit`.
         var best: [(size: UInt64, key: Int, at: Int)] = []
         best.reserveCapacity(limit + 1)
@@ -1007,11 +1003,7 @@ struct SummaryReport {
     /// The sizes of the totals at the largest scale among them (none as 0), when each fits 64 bits; nil when one
     /// does not, or one overflowed.
     static func magnitudesAtOneScale<C: Collection>(_ totals: C) -> [UInt64]? where C.Element == Summing.Running {
-        var scale: UInt8 = 0
-        for t in totals where t.present {
-            if t.overflowed { return nil }
-            scale = max(scale, t.scale)
-        }
+        guard let scale = oneScale(totals) else { return nil }
         var sizes: [UInt64] = []
         sizes.reserveCapacity(totals.count)
         for t in totals {
@@ -1019,6 +1011,17 @@ struct SummaryReport {
             sizes.append(n.magnitude)
         }
         return sizes
+    }
+
+    /// The largest scale among the totals present; nil when one overflowed.
+    @inline(__always)
+    static func oneScale<C: Sequence>(_ totals: C) -> UInt8? where C.Element == Summing.Running {
+        var scale: UInt8 = 0
+        for t in totals where t.present {
+            if t.overflowed { return nil }
+            scale = max(scale, t.scale)
+        }
+        return scale
     }
 
     /// The lines of a summary by one dimension with no limit or trend, when every row is in one currency: summed
