@@ -73,6 +73,9 @@ public struct TagSetTable: Sendable {
     }
 
     public var count: Int { starts.count - 1 }
+    /// The most tags any set here holds. The table only grows, so no set made from one of these by adding `n` tags
+    /// holds more than `largest + n`: a plan or a `tag` that cannot pass max-tags that way asks no row's set its size.
+    public private(set) var largest = 0
     @inlinable
     public subscript(id: UInt32) -> ArraySlice<UInt32> { members[starts[Int(id)]..<starts[Int(id) + 1]] }
 
@@ -108,6 +111,7 @@ public struct TagSetTable: Sendable {
         let id = UInt32(count)
         members.append(contentsOf: tags)
         starts.append(members.count)
+        largest = max(largest, tags.count)
         slots[slot] = top << 32 | UInt64(id + 1)
         if count * 2 > slots.count { grow() }
         return id
@@ -261,6 +265,7 @@ public struct TagSetTable: Sendable {
                     ids[p] = UInt32(count)
                     members.append(contentsOf: tags(p))
                     starts.append(members.count)
+                    largest = max(largest, pendingStarts[p + 1] - pendingStarts[p])
                 case .max - 1: (ids[p], other[p]) = (ids[Int(other[p])], .max)
                 default: other[p] = .max
                 }

@@ -143,8 +143,13 @@ public enum Planner {
         let undoesTags: [[Bool]] = edits.map { earlier in
             edits.map { later in !Set(later.removes).isDisjoint(with: earlier.adds) || !Set(later.adds).isDisjoint(with: earlier.removes) }
         }
+        // No row's set is asked its size when no set the rules make can pass max-tags: the sets here hold at most
+        // `largest` tags, and the rules add at most all their tags to one. (Asked on every changed row, the size of
+        // the set made was a load from a table of thousands of sets a row: a tenth of the loop on the `wide` shape.)
+        let mayOverflow = ledger.tagSets.largest + edits.reduce(0) { $0 + $1.adds.count } > maxTags
         let pass = RowPass(resolved: resolved,
-                           edits: edits, matches: matches, base: base, maxTags: maxTags, undoesTags: undoesTags, fieldsSet: fieldsSet,
+                           edits: edits, matches: matches, base: base, maxTags: maxTags, mayOverflow: mayOverflow,
+                           undoesTags: undoesTags, fieldsSet: fieldsSet,
                            values: ChangeSet.Field.allCases.map { f in
                                switch f {
                                case .intent: 256
@@ -257,6 +262,8 @@ struct RowPass: Sendable {
     let matches: [RowSet]
     let base: UInt32
     let maxTags: Int
+    /// Whether a set the rules make may hold more than `maxTags` tags; when not, no row's is counted.
+    let mayOverflow: Bool
     let undoesTags: [[Bool]]
     /// By field (`ChangeSet.Field.rawValue`): whether any rule sets it.
     let fieldsSet: [Bool]
@@ -402,8 +409,10 @@ struct RowPass: Sendable {
                 }
                 if new.tags != old.tags {
                     r.record(.tags, row: row, old.tags, new.tags, setter: setter)
-                    let n = r.made.size(of: new.tags, base: base, in: ledger.tagSets)
-                    if n > maxTags && n > ledger.tagSets.size(old.tags) { r.overflow.append(row + 1) }
+                    if mayOverflow {
+                        let n = r.made.size(of: new.tags, base: base, in: ledger.tagSets)
+                        if n > maxTags && n > ledger.tagSets.size(old.tags) { r.overflow.append(row + 1) }
+                    }
                     changed = true
                 }
                 if changed { r.changedCount += 1 }

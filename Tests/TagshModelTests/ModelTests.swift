@@ -256,6 +256,35 @@ extension TagSetTableTests {
     }
 }
 
+extension TagSetTableTests {
+    /// `largest` is the most tags any set of the table holds, however the sets came: one by one, many at once (a
+    /// set found already there changes nothing), merged from another table. (A plan and `tag` ask no row's set its
+    /// size when `largest` plus the tags they add cannot pass max-tags.)
+    @Test func largestIsTheMostTagsAnySetHolds() {
+        func most(_ t: TagSetTable) -> Int { (0..<UInt32(t.count)).map { t.size($0) }.max() ?? 0 }
+        var table = TagSetTable()
+        #expect(table.largest == 0)
+        _ = table.intern([1, 2, 3])
+        _ = table.intern([4])
+        #expect(table.largest == 3 && most(table) == 3)
+        for largeFrom in [0, 1 << 18] { // the sets sorted by slot, and one after another
+            var pending = PendingTagSets()
+            for i in 0..<5_000 { _ = pending.append([UInt32(10 + i % 9), UInt32(100 + i)]) }
+            _ = pending.append([1, 2, 3]) // already here: no new set, whatever its size
+            let before = table.largest
+            _ = table.intern(all: pending, largeFrom: largeFrom)
+            #expect(table.largest == before && most(table) == before)
+            _ = pending.append(largeFrom == 0 ? [5, 6, 7, 8] : [5, 6, 7, 8, 9])
+            _ = table.intern(all: pending, largeFrom: largeFrom)
+            #expect(table.largest == most(table) && table.largest == (largeFrom == 0 ? 4 : 5))
+        }
+        var theirs = TagSetTable()
+        _ = theirs.intern([1, 2, 3, 4, 5, 6])
+        _ = table.merge(theirs, tagMap: (0..<7).map { UInt32(200 + $0) })
+        #expect(table.largest == 6 && most(table) == 6)
+    }
+}
+
 /// The tag sets rows hold, when the table holds many more than they can.
 struct TagSetsHeldTests {
     /// A ledger of `rows` rows, row `r` holding set `{r % 5}`, after `extra` sets no row holds were interned.

@@ -464,6 +464,31 @@ struct CompletionTests {
         #expect(s.ledger?.tagNames(0).contains("aa1") == true)
     }
 
+    /// max-tags is checked at its edge: the largest set holds three tags, and adding two to it passes max-tags 4 by
+    /// one, for `tag` and for a rule alike; adding one does not, and is done. (Neither asks a row's set its size when
+    /// no set can pass max-tags: `TagSetTable.largest`.)
+    @Test func maxTagsIsCheckedAtItsEdge() throws {
+        let (folder, file) = try scratchFile("t.csv", prefix: "tagsh-max-tags")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rows = ["2025-01-02,a,-1.00,x;y;z", "2025-01-03,b,-2.00,x", "2025-01-04,c,-3.00,"]
+        try ("Date,Description,Amount,Tags\n" + rows.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.execute("open \(file)")
+        #expect(s.ledger?.tagSets.largest == 3)
+        s.execute("set max-tags 4")
+        #expect(s.execute("tag all +p +q") != .ok)
+        #expect(sink.err.contains("nothing tagged: 1 transaction would hold more than max-tags (4) tags: 1 "), "\(sink.err)")
+        sink.reset()
+        #expect(s.execute("apply all => +p, +q") != .ok)
+        #expect(sink.err.contains("nothing applied: 1 transaction would hold more than max-tags (4) tags: 1 "), "\(sink.err)")
+        sink.reset()
+        #expect(s.execute("tag all +p") == .ok)
+        #expect(s.ledger?.tagNames(0) == ["x", "y", "z", "p"])
+        #expect(s.execute("apply all => +q") != .ok)
+        #expect(sink.err.contains("nothing applied: 1 transaction would hold more than max-tags (4) tags: 1 "), "\(sink.err)")
+    }
+
     /// `merchants` lists the most used first and breaks ties by name as `String`s sort (it compares bytes when
     /// both names are ASCII, and `String`s otherwise).
     @Test func merchantsBreakTiesByNameAsStringsSort() throws {

@@ -54,6 +54,8 @@ extension Commands {
                 changes.reserveCapacity(rows.count)
             }
             var overflow: [Int] = []
+            // (No row's set is asked its size when no set made here can pass max-tags: see `TagSetTable.largest`.)
+            let mayOverflow = sets.largest + addIDs.count > maxTags
             for row in rows {
                 let old = column[row]
                 let new: UInt32
@@ -62,8 +64,10 @@ extension Commands {
                     new = changed ? base + UInt32(madeSets.append(ids)) : old
                     result[old] = new
                 }
-                let size = madeSets.size(of: new, base: base, in: sets)
-                if size > maxTags && size > sets.size(old) { overflow.append(row + 1) }
+                if mayOverflow {
+                    let size = madeSets.size(of: new, base: base, in: sets)
+                    if size > maxTags && size > sets.size(old) { overflow.append(row + 1) }
+                }
                 changes.record(row: row, field: .tags, before: old, after: new)
             }
             // (Not when the command is refused: `tag all` of a million rows of sets of their own, refused for
