@@ -317,6 +317,7 @@ func renameOrDeleteTag(_ inv: inout Invocation, rename: Bool) throws(ShellError)
     // they are (`withTagTables`). (Each was interned as it was made, while a slice of the table was alive: every
     // intern copied all the sets, and a million-row file with a set a row did not finish in ten minutes. Interned
     // into a copy, every rename copied all the sets: 0.3-0.5 s late in a session of the `merchants` shape.)
+    let holding = inv.session.annotationUse?.transactions(tag: oldID)
     let (changes, newName) = inv.session.withTagTables { tagsTable, sets -> (ChangeSet, String) in
         let newID = name.map { tagsTable.intern($0) }
         var made = PendingTagSets(), from: [UInt32] = []
@@ -335,6 +336,9 @@ func renameOrDeleteTag(_ inv: inout Invocation, rename: Bool) throws(ShellError)
         var mapped = [UInt32](repeating: .max, count: sets.count)
         for (p, id) in sets.intern(all: made).enumerated() { mapped[Int(from[p])] = id }
         var changes = ChangeSet()
+        // Room for a change per row holding OLD, as the completion counts give it when they are made (grown one
+        // change at a time, the change set of a million rows was moved some twenty times).
+        if let holding { changes.reserveCapacity(holding) }
         for (row, old) in column.enumerated() {
             if case let to = mapped[Int(old)], to != .max { changes.record(row: row, field: .tags, before: old, after: to) }
         }
