@@ -40,6 +40,11 @@ public struct Offsets: Sendable {
         if wide != nil { wide!.reserveGrowing(n) } else { narrow.reserveGrowing(n) }
     }
 
+    /// Forgets the last `k` offsets (their room stays).
+    public mutating func removeLast(_ k: Int) {
+        if wide != nil { wide!.removeLast(k) } else { narrow.removeLast(k) }
+    }
+
     /// The offsets as a buffer, for loops that should not check the array's bounds and uniqueness on each read.
     @inlinable
     public func withBuffer<R>(_ body: (Buffer) throws -> R) rethrows -> R {

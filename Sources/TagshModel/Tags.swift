@@ -73,8 +73,9 @@ public struct TagSetTable: Sendable {
     }
 
     public var count: Int { starts.count - 1 }
-    /// The most tags any set here holds. The table only grows, so no set made from one of these by adding `n` tags
-    /// holds more than `largest + n`: a plan or a `tag` that cannot pass max-tags that way asks no row's set its size.
+    /// No set here holds more tags than this (the most any set has held: `dropSets` leaves it), so no set made from
+    /// one of these by adding `n` tags holds more than `largest + n`: a plan or a `tag` that cannot pass max-tags
+    /// that way asks no row's set its size.
     public private(set) var largest = 0
     @inlinable
     public subscript(id: UInt32) -> ArraySlice<UInt32> { members[starts[Int(id)]..<starts[Int(id) + 1]] }
@@ -292,6 +293,32 @@ public struct TagSetTable: Sendable {
     private mutating func grow() {
         slotBits += 1
         slots = doubled(slots, toBits: slotBits)
+    }
+
+    /// Forgets the sets from id `first` on, the last interned, as if they had never been: the next set new here
+    /// gets id `first`. For sets no one holds any more (a `preview`'s, when the next preview replaces it), which
+    /// would otherwise stay for the rest of the session, in memory and in every pass over the sets. Their room
+    /// stays, for the sets interned next.
+    public mutating func dropSets(from first: Int) {
+        precondition(first >= 1 && first <= count, "only sets past the empty set, and only the table's own")
+        guard first < count else { return }
+        members.removeLast(members.count - starts[first])
+        starts.removeLast(count - first)
+        // The slots of the sets kept, placed again where they are (the slots keep their size). Not only the dropped
+        // ones emptied: a set kept may have been placed past one of them (when the slots grew, they were placed
+        // again in slot order, not the order they were interned), and would not be found across the gap.
+        var kept: [UInt64] = []
+        kept.reserveCapacity(first)
+        slots.withUnsafeMutableBufferPointer { slots in
+            for value in slots where value != 0 && Int(truncatingIfNeeded: value & 0xFFFF_FFFF) <= first { kept.append(value) }
+            slots.update(repeating: 0)
+            let mask = slots.count - 1, shift = UInt64(64 - slotBits)
+            for value in kept {
+                var slot = Int(truncatingIfNeeded: value >> shift)
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = value
+            }
+        }
     }
 
     /// The ids multiplied in, in order, then mixed.

@@ -78,10 +78,14 @@ public enum Planner {
     /// `PlanError.interrupted`.
     /// `matches`, when given, are the rows each rule's query matches, worked out by the caller (who may know
     /// them faster: `Suggester.proposeRules` plans thousands of one-merchant rules).
+    /// `dropping`, when given, is the first of the last tag sets of the table, which no one holds any more (the last
+    /// preview's, which this plan's preview replaces): they are dropped (`TagSetTable.dropSets`) once the rows
+    /// are planned, before this plan's sets are interned, so a plan stopped or refused before then leaves them.
     public static func plan(_ rules: [Rule], ledger: inout Ledger, selection: [Int], maxTags: Int,
                             interrupted: () -> Bool = { false },
                             columnValues: @escaping (String) -> (values: StringTable, ids: [UInt32])? = { _ in nil },
-                            matches known: [RowSet]? = nil, parallelFrom: Int = 1 << 16, rowsPerSet: Int = 8) throws(PlanError) -> Plan {
+                            matches known: [RowSet]? = nil, parallelFrom: Int = 1 << 16, rowsPerSet: Int = 8,
+                            dropping: Int? = nil) throws(PlanError) -> Plan {
         var plan = Plan(rules: rules)
         var evaluator = QueryEvaluator(ledger: ledger, selection: selection)
         evaluator.columnValues = columnValues
@@ -206,7 +210,9 @@ public enum Planner {
         var stats = rules.enumerated().map { Plan.RuleStats(name: $1.name, matched: matches[$0].count, sets: [:]) }
         func name(_ cat: UInt32) -> String { cat == 0 ? "none" : ledger.categories[cat].name }
         func noteText(_ n: UInt32) -> String { n == 0 ? "none" : "\"" + ledger.notes[n] + "\"" }
-        // The sets made, interned; the changes and pairs then name them by their ids.
+        // The sets made, interned; the changes and pairs then name them by their ids. (Until then a made set is named
+        // `base` + its index, past the sets dropped: the rows hold none of those, so nothing named them.)
+        if let dropping { ledger.tagSets.dropSets(from: dropping) }
         if made.count > 0 {
             let ids = ledger.tagSets.intern(all: made)
             plan.changes.renumberAfter(.tags, from: base, ids)

@@ -489,6 +489,77 @@ struct CompletionTests {
         #expect(sink.err.contains("nothing applied: 1 transaction would hold more than max-tags (4) tags: 1 "), "\(sink.err)")
     }
 
+    /// A preview's tag sets go when the next preview replaces it, if nothing can name them (the table's count says
+    /// so); an applied preview's stay (the history names them), and a preview that fails keeps the last one.
+    @Test func aPreviewsTagSetsGoWhenTheNextPreviewReplacesIt() throws {
+        let (folder, file) = try scratchFile("p.csv", prefix: "tagsh-preview-sets")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Forty rows, each with a tag set of its own: a preview adding a tag to all makes forty sets.
+        let rows = (1...40).map { "2025-01-\(String(format: "%02d", $0 % 28 + 1)),shop \($0),-\($0).00,t\($0);common" }
+        try ("Date,Description,Amount,Tags\n" + rows.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.execute("open \(file)")
+        func sets() -> Int { s.ledger?.tagSets.count ?? -1 }
+        let opened = sets()
+        #expect(s.execute("preview all => +p1") == .ok)
+        #expect(sets() == opened + 40)
+        for k in 2...5 {
+            #expect(s.execute("preview all => +p\(k), -common") == .ok)
+            #expect(sets() == opened + 40, "preview \(k)")
+        }
+        // A preview that fails before its rows are planned leaves the last one, and its sets.
+        sink.reset()
+        #expect(s.execute("preview all => category Nope") != .ok)
+        #expect(sets() == opened + 40)
+        #expect(s.execute("apply") == .ok)
+        #expect(s.ledger?.tagNames(0) == ["t1", "p5"] && s.ledger?.tagNames(39) == ["t40", "p5"])
+        sink.reset()
+        s.execute("count tag:common")
+        #expect(sink.out == "0\n")
+        // Applied, they are named by the history: the next preview keeps them.
+        #expect(s.execute("preview all => +p6") == .ok)
+        #expect(sets() == opened + 80)
+        // A set interned after a preview's, by whatever holds it, keeps the preview's sets (no command does that
+        // without a change today: the sets of `apply RULES` refused for max-tags are interned after them, and go too).
+        #expect(s.execute("preview all => +p6b") == .ok)
+        #expect(s.droppablePreviewSets() == opened + 40 && sets() == opened + 80)
+        s.withTagTables { tags, sets in _ = sets.intern([tags.intern("elsewhere")]) }
+        #expect(s.droppablePreviewSets() == nil)
+        let held = sets()
+        #expect(s.execute("preview all => +p6c") == .ok)
+        #expect(sets() == held + 40)
+        // A change after a preview names what it likes: its sets stay too.
+        #expect(s.execute("tag 1 +x") == .ok)
+        #expect(s.droppablePreviewSets() == nil)
+        let tagged = sets()
+        #expect(s.execute("preview all => +p7") == .ok)
+        #expect(sets() == tagged + 40)
+        // Undone, the change is redone from the history: the sets a preview made after it still go.
+        #expect(s.execute("undo") == .ok)
+        #expect(s.execute("preview all => +p8") == .ok)
+        let eight = sets()
+        #expect(s.execute("preview all => +p9") == .ok)
+        #expect(sets() == eight)
+        #expect(s.execute("redo") == .ok)
+        #expect(s.ledger?.tagNames(0) == ["t1", "p5", "x"])
+        #expect(s.execute("apply") == .ok)
+        #expect(s.ledger?.tagNames(0) == ["t1", "p5", "x", "p9"] && s.ledger?.tagNames(1) == ["t2", "p5", "p9"])
+        // What the tables hold is what a session that only applied these would hold: the same listing.
+        sink.reset()
+        s.execute("tags")
+        let listing = sink.out
+        // (A copy: the first session's journal beside the file would have the second offer to recover it.)
+        let copy = folder.appendingPathComponent("q.csv").path
+        try FileManager.default.copyItem(atPath: file, toPath: copy)
+        let fresh = Session(sink: sink)
+        fresh.execute("open \(copy)")
+        for line in ["apply all => +p5, -common", "tag 1 +x", "apply all => +p9"] { #expect(fresh.execute(line) == .ok) }
+        sink.reset()
+        fresh.execute("tags")
+        #expect(sink.out == listing)
+    }
+
     /// `merchants` lists the most used first and breaks ties by name as `String`s sort (it compares bytes when
     /// both names are ASCII, and `String`s otherwise).
     @Test func merchantsBreakTiesByNameAsStringsSort() throws {

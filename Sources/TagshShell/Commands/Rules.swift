@@ -157,7 +157,7 @@ extension Commands {
         _ = try inv.requireLedger()
         let isSuggestions = inv.words.first.map { $0.text == "suggestions" && !$0.isQuoted } ?? false
         let rules = isSuggestions ? [] : try inv.rulesFromWords()
-        let (plan, working) = isSuggestions ? try inv.suggestionPlan() : try inv.plan(rules)
+        let (plan, working) = isSuggestions ? try inv.suggestionPlan() : try inv.plan(rules, replacingPreview: true)
         let session = inv.session
         session.lastPreview = (isSuggestions ? plan.rules : rules, session.ledgerVersion, session.selection, session.settings.maxTags,
                                session.columnsVersion, plan,
@@ -376,13 +376,17 @@ extension Invocation {
 
     /// Plans `rules` over the session's ledger, interning what they name into its own tables (`withLentTables`;
     /// no transaction changes); returns the plan and the ledger whose tables it names. Ctrl-C stops it
-    /// (`.interrupted`).
-    func plan(_ rules: [Rule]) throws(ShellError) -> (Plan, Ledger) {
+    /// (`.interrupted`). For a `preview` (`replacingPreview`), the tag sets the last preview of rules left, if no one
+    /// holds them (`Session.droppablePreviewSets`), are dropped first, and the sets this one interns are noted.
+    func plan(_ rules: [Rule], replacingPreview: Bool = false) throws(ShellError) -> (Plan, Ledger) {
         let (selection, maxTags, interrupted, columnValues) = (session.selection ?? [], session.settings.maxTags, session.interrupted, session.columnValues)
+        let dropping = replacingPreview ? session.droppablePreviewSets() : nil
+        let setsBefore = session.ledger?.tagSets.count ?? 0
         let planned: Plan?
         do throws(PlanError) {
             planned = try session.withLentTables { (ledger: inout Ledger) throws(PlanError) -> Plan in
-                try Planner.plan(rules, ledger: &ledger, selection: selection, maxTags: maxTags, interrupted: interrupted, columnValues: columnValues)
+                try Planner.plan(rules, ledger: &ledger, selection: selection, maxTags: maxTags, interrupted: interrupted, columnValues: columnValues,
+                                 dropping: dropping)
             }
         } catch .interrupted {
             throw .interrupted
@@ -390,6 +394,9 @@ extension Invocation {
             throw .failed(error.message)
         }
         guard let planned, let ledger = session.ledger else { throw .noLedger }
+        if replacingPreview {
+            session.previewSets = (from: dropping ?? setsBefore, to: ledger.tagSets.count, version: session.ledgerVersion)
+        }
         return (planned, ledger)
     }
 }
