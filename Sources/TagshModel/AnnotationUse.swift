@@ -30,7 +30,10 @@ public struct AnnotationUse: Sendable {
         // the table: only when the changes are at least an eighth of it.)
         let sets = ledger.tagSets.count
         let byPair = changes.count * 8 >= sets
-        var pairTook = [UInt32](repeating: 0, count: byPair ? sets : 0), pairCount = [Int32](repeating: 0, count: byPair ? sets : 0)
+        // By set left: the set the first row leaving it took (low 32 bits) and how many rows left it for that one
+        // (high 32: rows are fewer than 2^31). One read a change, where an array of each was two, at random in a
+        // table of tens of thousands of sets (undo of a `tag all` on 1M `wide`).
+        var pairs = [UInt64](repeating: 0, count: byPair ? sets : 0)
         var paired: [UInt32] = []
         // On buffers: a set's tags read as a slice of the table, and each count checked for bounds and uniqueness,
         // were a tenth of a `tag all` of the 1M `merchants` shape (a million sets left and a million taken).
@@ -41,29 +44,40 @@ public struct AnnotationUse: Sendable {
                     for m in starts[Int(took)]..<starts[Int(took) + 1] { tags[Int(members[m])] += n }
                 }
                 categories.withUnsafeMutableBufferPointer { categories in
-                    for i in 0..<changes.count {
-                        let (left, took) = reverted ? (changes.after[i], changes.before[i]) : (changes.before[i], changes.after[i])
-                        switch changes.fields[i] {
-                        case .tags:
-                            if byPair {
-                                let l = Int(left)
-                                if pairCount[l] == 0 {
-                                    (pairTook[l], pairCount[l]) = (took, 1)
-                                    paired.append(left)
-                                    continue
+                    pairs.withUnsafeMutableBufferPointer { pairs in
+                        changes.before.withUnsafeBufferPointer { before in
+                            changes.after.withUnsafeBufferPointer { after in
+                                changes.fields.withUnsafeBufferPointer { fields in
+                                    for i in 0..<fields.count {
+                                        let (left, took) = reverted ? (after[i], before[i]) : (before[i], after[i])
+                                        switch fields[i] {
+                                        case .tags:
+                                            if byPair {
+                                                let l = Int(left), pair = pairs[l]
+                                                if pair == 0 {
+                                                    pairs[l] = 1 << 32 | UInt64(took)
+                                                    paired.append(left)
+                                                    continue
+                                                }
+                                                if UInt32(truncatingIfNeeded: pair) == took { pairs[l] = pair + 1 << 32; continue }
+                                            }
+                                            move(left, took, 1)
+                                        case .category:
+                                            categories[Int(left)] -= 1
+                                            categories[Int(took)] += 1
+                                        case .intent, .note:
+                                            break
+                                        }
+                                    }
                                 }
-                                if pairTook[l] == took { pairCount[l] += 1; continue }
                             }
-                            move(left, took, 1)
-                        case .category:
-                            categories[Int(left)] -= 1
-                            categories[Int(took)] += 1
-                        case .intent, .note:
-                            break
                         }
                     }
                 }
-                for left in paired { move(left, pairTook[Int(left)], Int(pairCount[Int(left)])) }
+                for left in paired {
+                    let pair = pairs[Int(left)]
+                    move(left, UInt32(truncatingIfNeeded: pair), Int(pair >> 32))
+                }
             }
         }
     }
