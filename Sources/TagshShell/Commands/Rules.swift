@@ -377,7 +377,8 @@ extension Invocation {
     /// Plans `rules` over the session's ledger, interning what they name into its own tables (`withLentTables`;
     /// no transaction changes); returns the plan and the ledger whose tables it names. Ctrl-C stops it
     /// (`.interrupted`). For a `preview` (`replacingPreview`), the tag sets the last preview of rules left, if no one
-    /// holds them (`Session.droppablePreviewSets`), are dropped first, and the sets this one interns are noted.
+    /// holds them (`Session.droppablePreviewSets`), are dropped once this one's rows are planned (`Planner.plan`'s
+    /// `dropping`), and the sets this one interns are noted.
     func plan(_ rules: [Rule], replacingPreview: Bool = false) throws(ShellError) -> (Plan, Ledger) {
         let (selection, maxTags, interrupted, columnValues) = (session.selection ?? [], session.settings.maxTags, session.interrupted, session.columnValues)
         let dropping = replacingPreview ? session.droppablePreviewSets() : nil
