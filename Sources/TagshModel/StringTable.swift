@@ -493,13 +493,18 @@ func bitsOfSlots(toHold n: Int, from bits: Int) -> Int {
 func doubled(_ slots: [UInt64], toBits bits: Int) -> [UInt64] {
     precondition(bits <= 32, "an intern table of more than 2^31 entries")
     var newSlots = [UInt64](repeating: 0, count: 1 << bits)
-    let mask = newSlots.count - 1
-    newSlots.withUnsafeMutableBufferPointer { newSlots in
-        for value in slots where value != 0 {
-            var slot = Int(truncatingIfNeeded: value >> UInt64(64 - bits))
-            while newSlots[slot] != 0 { slot = (slot + 1) & mask }
-            newSlots[slot] = value
-        }
-    }
+    newSlots.withUnsafeMutableBufferPointer { place(slots, in: $0, bits: bits) }
     return newSlots
+}
+
+/// Places each of `values` that is not 0 (a slot's value, as `doubled` says) in `slots`, 2^`bits` of them: at the
+/// slot the top `bits` of its hash's top name, or the first empty one past it. The slots where they go are empty.
+@inline(__always)
+func place(_ values: [UInt64], in slots: UnsafeMutableBufferPointer<UInt64>, bits: Int) {
+    let mask = slots.count - 1
+    for value in values where value != 0 {
+        var slot = Int(truncatingIfNeeded: value >> UInt64(64 - bits))
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = value
+    }
 }

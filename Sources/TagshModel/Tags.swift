@@ -312,12 +312,7 @@ public struct TagSetTable: Sendable {
         slots.withUnsafeMutableBufferPointer { slots in
             for value in slots where value != 0 && Int(truncatingIfNeeded: value & 0xFFFF_FFFF) <= first { kept.append(value) }
             slots.update(repeating: 0)
-            let mask = slots.count - 1, shift = UInt64(64 - slotBits)
-            for value in kept {
-                var slot = Int(truncatingIfNeeded: value >> shift)
-                while slots[slot] != 0 { slot = (slot + 1) & mask }
-                slots[slot] = value
-            }
+            place(kept, in: slots, bits: slotBits)
         }
     }
 
