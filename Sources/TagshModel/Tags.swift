@@ -73,10 +73,12 @@ public struct TagSetTable: Sendable {
     }
 
     public var count: Int { starts.count - 1 }
-    /// No set here holds more tags than this (the most any set has held: `dropSets` leaves it), so no set made from
-    /// one of these by adding `n` tags holds more than `largest + n`: a plan or a `tag` that cannot pass max-tags
-    /// that way asks no row's set its size.
+    /// No set here holds more tags than this (the most any set has held: `dropSets` leaves it).
     public private(set) var largest = 0
+
+    /// Whether a set made from one of these by adding `n` tags may hold more than `maxTags`: it holds at most
+    /// `largest + n`. When not, a plan or a `tag` asks no row's set its size.
+    public func setsMade(adding n: Int, mayPass maxTags: Int) -> Bool { largest + n > maxTags }
     @inlinable
     public subscript(id: UInt32) -> ArraySlice<UInt32> { members[starts[Int(id)]..<starts[Int(id) + 1]] }
 

@@ -147,10 +147,10 @@ public enum Planner {
         let undoesTags: [[Bool]] = edits.map { earlier in
             edits.map { later in !Set(later.removes).isDisjoint(with: earlier.adds) || !Set(later.adds).isDisjoint(with: earlier.removes) }
         }
-        // No row's set is asked its size when no set the rules make can pass max-tags: the sets here hold at most
-        // `largest` tags, and the rules add at most all their tags to one. (Asked on every changed row, the size of
-        // the set made was a load from a table of thousands of sets a row: a tenth of the loop on the `wide` shape.)
-        let mayOverflow = ledger.tagSets.largest + edits.reduce(0) { $0 + $1.adds.count } > maxTags
+        // No row's set is asked its size when no set the rules make can pass max-tags: the rules add at most all their
+        // tags to one. (Asked on every changed row, the size of the set made was a load from a table of thousands of
+        // sets a row: a tenth of the loop on the `wide` shape.)
+        let mayOverflow = ledger.tagSets.setsMade(adding: edits.reduce(0) { $0 + $1.adds.count }, mayPass: maxTags)
         let pass = RowPass(resolved: resolved,
                            edits: edits, matches: matches, base: base, maxTags: maxTags, mayOverflow: mayOverflow,
                            undoesTags: undoesTags, fieldsSet: fieldsSet,

@@ -54,8 +54,7 @@ extension Commands {
                 changes.reserveCapacity(rows.count)
             }
             var overflow: [Int] = []
-            // (No row's set is asked its size when no set made here can pass max-tags: see `TagSetTable.largest`.)
-            let mayOverflow = sets.largest + addIDs.count > maxTags
+            let mayOverflow = sets.setsMade(adding: addIDs.count, mayPass: maxTags)
             for row in rows {
                 let old = column[row]
                 let new: UInt32
