@@ -434,15 +434,20 @@ public struct CSVReader {
         sampleRecords(from: start, limit: 50).map(\.count).max() ?? 0
     }
 
+    /// The most bytes a field that reads as a date or an amount has (`Wednesday, 12 September 2024`,
+    /// `-1.234.567,89 EUR`, with room to spare): a longer one is neither, and is not read as each (a 100 MB field
+    /// was read character by character).
+    static let longestValue = 64
+
     /// Whether a field reads as a date (either order of day and month).
     static func looksLikeDate(_ s: String) -> Bool {
-        guard let t = DateTokens.of(s) else { return false }
+        guard s.utf8.count <= longestValue, let t = DateTokens.of(s) else { return false }
         return t.day(in: .dmy) != nil || t.day(in: .mdy) != nil
     }
 
     /// Whether a field reads as an amount: it has a decimal mark or a sign (a plain number could be a reference).
     static func looksLikeAmount(_ s: String) -> Bool {
-        s.contains(where: { $0 == "." || $0 == "," || $0 == "-" || $0 == "(" }) && !looksLikeDate(s)
+        s.utf8.count <= longestValue && s.contains(where: { $0 == "." || $0 == "," || $0 == "-" || $0 == "(" }) && !looksLikeDate(s)
             && (AmountParser.parse(s, decimalComma: false) != nil || AmountParser.parse(s, decimalComma: true) != nil)
     }
 
@@ -709,14 +714,22 @@ public struct CSVReader {
 
     /// `,`, `;` or tab: whichever occurs most often outside quotes in the line.
     func detectDelimiter(_ range: Range<Int>) -> UInt8 {
-        var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
+        // (Counted in three variables: in a dictionary, a byte took 30 ns, a third of a second for a 10 MB line.)
+        var commas = 0, semicolons = 0, tabs = 0
         var inQuotes = false
         for i in range {
-            let b = bytes[i]
-            if b == 0x22 { inQuotes.toggle() } else if !inQuotes, let c = counts[b] { counts[b] = c + 1 }
+            switch bytes[i] {
+            case 0x22: inQuotes.toggle()
+            case 0x2C where !inQuotes: commas += 1
+            case 0x3B where !inQuotes: semicolons += 1
+            case 0x09 where !inQuotes: tabs += 1
+            default: break
+            }
         }
-        let best = [UInt8(0x09), 0x3B, 0x2C].max { (counts[$0] ?? 0) < (counts[$1] ?? 0) } ?? 0x2C
-        return (counts[best] ?? 0) > 0 ? best : 0x2C
+        // The most often; on a tie, tab before `;` before `,`; `,` when there is none.
+        if tabs > 0 && tabs >= semicolons && tabs >= commas { return 0x09 }
+        if semicolons > 0 && semicolons >= commas { return 0x3B }
+        return 0x2C
     }
 
     /// Whether amounts use a decimal comma (`1.234,56`), judged from the

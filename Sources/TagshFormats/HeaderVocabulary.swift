@@ -109,8 +109,15 @@ public enum HeaderVocabulary {
         return out
     }()
 
+    /// The most bytes a header name is taken to have: the longest tagsh knows has 33, before a bracketed suffix or a
+    /// currency code. A longer field is not a name; it is neither normalized nor looked up (character by character,
+    /// that took 28 s to refuse a 100 MB file with no line break in it, whose first field was all of it).
+    static let longestName = 256
+
     /// A header name as compared: lower-cased, trimmed, inner spaces collapsed, quotes and a bracketed suffix removed.
+    /// A field longer than `longestName` is not a name, and is returned as it is.
     public static func normalized(_ raw: String) -> String {
+        guard raw.utf8.count <= longestName else { return raw }
         var s = raw.trimmingSpaces().lowercased()
         if s.hasPrefix("\u{FEFF}") { s.removeFirst() }
         s = String(s.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{A0}" }).joined(separator: " "))
@@ -134,6 +141,7 @@ public enum HeaderVocabulary {
 
     /// The role and rank of a header name, if tagsh knows it.
     static func role(of raw: String) -> (ColumnRole, Int)? {
+        guard raw.utf8.count <= longestName else { return nil }
         let n = normalized(raw)
         if let known = index[n] { return known }
         // `#Kwota` (mBank marks its names), `Belastung CHF` (a currency code after the name).

@@ -221,6 +221,38 @@ struct FieldEndTests {
     }
 }
 
+/// The delimiter of a line: whichever of `,` `;` and tab occurs most often outside quotes; on a tie, tab before `;`
+/// before `,`; `,` when there is none.
+struct DelimiterTests {
+    @Test(arguments: [
+        ("Date,Description,Amount", ","), ("Datum;Text;Betrag", ";"), ("Date\tPayee\tAmount", "\t"),
+        ("no delimiter at all", ","), ("", ","),
+        ("a;b,c", ";"), ("a\tb;c", "\t"), ("a\tb,c", "\t"), ("a\tb;c,d", "\t"),
+        ("a\tb;c;d", ";"), ("a;b,c,d", ","), ("a\tb,c,d;e;f", ";"), ("a\tb,c,d;e", ","),
+        // Inside quotes they do not count, and a doubled quote ends and starts them again.
+        ("\"a;b;c\",d", ","), ("\"x,y,z\";w", ";"), ("\"a\"\"b,c\";d", ";"),
+    ]) func mostOftenOutsideQuotes(line: String, expected: String) {
+        let bytes = Array(line.utf8)
+        let found = bytes.withUnsafeBufferPointer { b in
+            CSVReader(bytes: b, fileName: "t.csv", options: ReadOptions()).detectDelimiter(0..<b.count)
+        }
+        #expect(found == expected.utf8.first!, "\(line)")
+    }
+}
+
+/// A field too long to be a header name is not read as one: a name padded past `HeaderVocabulary.longestName` is
+/// no longer the name (each field was normalized character by character: a file of 100 MB with no line break took
+/// 28 s to refuse). The time, and the limits on dates and amounts, which no field that long could read as anyway,
+/// are guarded by `scripts/perf-gate` (`refuse-csv-no-lines`).
+struct LongFieldTests {
+    @Test func aFieldLongerThanANameIsNone() {
+        let padded = "Date" + String(repeating: " ", count: 300)
+        #expect(HeaderVocabulary.role(of: "Date" + String(repeating: " ", count: 200))?.0 == .date)
+        #expect(HeaderVocabulary.role(of: padded) == nil)
+        #expect(HeaderVocabulary.normalized(padded) == padded)
+    }
+}
+
 /// Windows-1252 read as UTF-8: every byte value, alone and in runs, as the Unicode scalar it names encodes.
 struct Windows1252Tests {
     @Test func everyByteEncodesAsItsScalar() {
