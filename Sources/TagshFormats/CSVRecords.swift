@@ -252,7 +252,7 @@ extension CSVReader {
                 guard try scanner.next(into: &fields, recordEnd: &recordEnd) else { break }
             } catch {
                 let d = diagnostic(for: error)
-                if options.skipBad && error.kind == .textAfterQuote {
+                if options.skipBad && error.kind != .unterminatedQuote {
                     skipped.append(d)
                     // Skip to the end of this line and go on.
                     scanner.pos = (lineEndOffset(from: error.offset).map { $0 } ?? bytes.count)

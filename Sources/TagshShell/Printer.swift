@@ -38,7 +38,10 @@ public enum DiagnosticRenderer {
                 let end = min(chars.count, start + 160)
                 source = (start > 0 ? "…" : "") + String(chars[start..<end]) + (end < chars.count ? "…" : "")
                 let shift = start - (start > 0 ? 1 : 0)
-                span = max(0, span.lowerBound - shift)..<max(0, min(span.upperBound - shift, source.count))
+                // (A span at or past the line's end, as at the field after a line's last delimiter, is put at the
+                // end: made an empty or reversed range, it crashed.)
+                let lower = min(max(0, span.lowerBound - shift), source.count)
+                span = lower..<max(lower, min(span.upperBound - shift, source.count))
             }
             let shown = TextSafety.sanitize(source)
             let gutter = d.line.map { String($0) + " | " } ?? "  "

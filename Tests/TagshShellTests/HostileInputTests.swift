@@ -15,6 +15,52 @@ struct HostileFileTests {
         return (dir, path, sink, s)
     }
 
+    /// A record of more than `CSVReader.mostFields` fields (ten thousand, and the four columns a save may add) is
+    /// refused, naming its line and the column of the first field past the limit; `--skip-bad` skips it, and the
+    /// save keeps its line as it was. A file whose records have ten thousand fields gets the annotation columns on
+    /// save, and reads back.
+    @Test func aRecordOfTooManyFieldsIsRefusedAndAFileTagshWroteReadsBack() throws {
+        let most = 10_004
+        let header = "Date,Description,Amount" + String(repeating: ",x", count: 9_997)
+        let row = "2024-01-01,SHOP,-1.00" + String(repeating: ",", count: 9_997)
+        #expect(header.split(separator: ",", omittingEmptySubsequences: false).count == 10_000)
+        let (folder, path) = try scratchFile("wide.csv", prefix: "tagsh-fields")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Ten thousand fields: read, tagged, saved with four more, read back.
+        try (header + "\n" + row + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        var s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(s.execute("tag 1 +x") == .ok && s.execute("save") == .ok, "\(sink.err)")
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.split(separator: "\n").first?.split(separator: ",", omittingEmptySubsequences: false).count == most)
+        s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") == .ok, "\(sink.err)")
+        #expect(s.ledger?.count == 1 && s.execute("count tag:x") == .ok)
+        // One more field on the second line: refused, naming line 2 and the field past the limit.
+        let over = "2024-01-02,OVER,-2.00" + String(repeating: ",", count: most - 2)
+        let text = header + "\n" + row + "\n" + over + "\n" + row + "\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        sink.reset()
+        s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") != .ok)
+        let column = "2024-01-02,OVER,-2.00".count + (most - 2) + 1
+        #expect(sink.err.contains("wide.csv:3:\(column): error: more than \(most) fields in one record"), "\(sink.err.prefix(300))")
+        #expect(sink.err.utf8.count < 2_000)
+        // --skip-bad: the other two load, and a save keeps the line as it was.
+        sink.reset()
+        s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path) --skip-bad") == .ok, "\(sink.err.prefix(300))")
+        #expect(s.ledger?.count == 2)
+        #expect(s.execute("tag 2 +y") == .ok && s.execute("save") == .ok, "\(sink.err.prefix(300))")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 5 && lines[2] == Substring(over))
+    }
+
     @Test func windows1252IsDetectedDecodedAndSavedBackInIt() throws {
         let (dir, path, sink, s) = try session("windows1252.csv")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -56,6 +102,17 @@ struct HostileFileTests {
         #expect(s.execute("open \(fixtureFolder.appendingPathComponent(name).path)") == .failed(65))
         #expect(sink.err.contains(message), "\(sink.err)")
         #expect(s.ledger == nil)
+    }
+
+    /// A caret at or past the end of a line too long to show whole is drawn at the end of the window shown: a span
+    /// past the end (the field after a record's last delimiter, when a record has too many) crashed the renderer.
+    @Test(arguments: [(0, 0), (250, 41), (499, 160), (500, 161), (501, 161), (520, 161)])
+    func aCaretAtOrPastTheEndOfALongLine(at: Int, shown: Int) {
+        let line = String(repeating: "a", count: 500)
+        let d = Diagnostic("m", file: "f.csv", line: 3, column: at + 1, sourceLine: line, span: at..<(at + 1))
+        let out = DiagnosticRenderer.render(d, style: .plain).split(separator: "\n")
+        #expect(out.count == 3)
+        #expect(out.last.map { $0.count - 1 - "3 | ".count } == shown, "\(out.last ?? "")")
     }
 
     /// A single huge line (10 MB here, for the debug build; scripts/cli-test runs 100 MB against the binary).

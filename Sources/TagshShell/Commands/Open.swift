@@ -12,7 +12,8 @@ extension Commands {
             a transaction comes from, `file:NAME` selects by file, and `save` writes each changed file back (all of \
             them or, when one cannot be written, none). Each file keeps its own sidecar. The format comes from --format, else the file's extension, \
             else its content. A file that cannot be read is not opened at all: the error names the line and \
-            column. With --skip-bad the readable records are loaded and the others are listed. \
+            column. A CSV record may have at most 10,004 fields. With --skip-bad the readable records are loaded \
+            and the others are listed. \
             --date-format says how CSV dates are written (%d %m %y %Y %b %B %H %M %S %z and literal text); without it \
             the order of day and month is settled by the dates themselves, and a guess is reported. --columns says \
             which column holds what (see `help columns`); a file without a header row is read by what its columns \
