@@ -38,8 +38,8 @@ public enum DiagnosticRenderer {
                 let end = min(chars.count, start + 160)
                 source = (start > 0 ? "…" : "") + String(chars[start..<end]) + (end < chars.count ? "…" : "")
                 let shift = start - (start > 0 ? 1 : 0)
-                // (A span at or past the line's end, as at the field after a line's last delimiter, is put at the
-                // end: made an empty or reversed range, it crashed.)
+                // (A span past the end of the text is put at its end: a diagnostic holds at most 4 KB of its line,
+                // and an error further into the line made a reversed range here, which crashed.)
                 let lower = min(max(0, span.lowerBound - shift), source.count)
                 span = lower..<max(lower, min(span.upperBound - shift, source.count))
             }

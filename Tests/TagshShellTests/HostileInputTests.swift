@@ -105,7 +105,22 @@ struct HostileFileTests {
     }
 
     /// A caret at or past the end of a line too long to show whole is drawn at the end of the window shown: a span
-    /// past the end (the field after a record's last delimiter, when a record has too many) crashed the renderer.
+    /// past the end crashed the renderer. A diagnostic holds at most 4 KB of its line, so any error further into a
+    /// line was one: text after a closing quote 5,000 characters in crashed the last stop's build (exit 132).
+    @Test func anErrorFarIntoALongLineIsShown() throws {
+        let (folder, path) = try scratchFile("late.csv", prefix: "tagsh-late")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ("Date,Description,Amount\n2024-01-01," + String(repeating: "x", count: 5_000) + ",\"1.00\"z\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") != .ok)
+        #expect(sink.err.contains("late.csv:2:5019: error: unexpected text after a closing quote"), "\(sink.err.prefix(300))")
+        #expect(sink.err.split(separator: "\n").count == 3 && sink.err.utf8.count < 1_000)
+    }
+
+    /// The renderer on its own, with the caret before, at and past the end of a 500-character line.
     @Test(arguments: [(0, 0), (250, 41), (499, 160), (500, 161), (501, 161), (520, 161)])
     func aCaretAtOrPastTheEndOfALongLine(at: Int, shown: Int) {
         let line = String(repeating: "a", count: 500)
