@@ -215,6 +215,43 @@ struct GridLinesTests {
             }
         }
     }
+
+    /// By tag with a few tags kept, a row is summed once by the lines it is in (`MaskCells`): each line's, month's,
+    /// the others' and all's sums must be what summing the row into each of its lines gives, on one core and two,
+    /// with and without a trend, the kept tags many or few and an untagged row's line kept or not.
+    @Test(arguments: [0, 1]) func rowsSummedByTheLinesTheyAreInSumAsEachLine(huge: Int) throws {
+        let (dir, path) = try SummaryLimitTests.ledgerFile(seed: 9, currencies: ["EUR"], huge: huge, tags: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let session = Session(sink: BufferSink())
+        session.execute("open \(path)")
+        let ledger = try #require(session.ledger)
+        let rows = Array(0..<ledger.count).filter { $0 % 11 != 3 }
+        let first = Grouping(.tag, ledger: ledger, depth: nil)
+        let keys = Int(ledger.tags.count) + 1
+        var masked = 0
+        for kept in [(0..<keys).map { $0 % 2 == 0 }, (0..<keys).map { $0 == 1 || $0 == 4 }, (0..<keys).map { $0 == 0 }] {
+            for trend in [false, true] {
+                func grid(_ parallelFrom: Int, maskedLinesTo: Int) throws -> [String] {
+                    let g = try #require(try SummaryReport.gridLines(rows, first, nil, trend: trend, kept: kept, ledger, session: session,
+                                                                     parallelFrom: parallelFrom, maskedLinesTo: maskedLinesTo))
+                    return [GridLinesTests.describe(g.all), GridLinesTests.describe(g.others)] + g.lines.map(GridLinesTests.describe)
+                }
+                let each = try grid(.max, maskedLinesTo: 0)
+                let lines = kept.filter { $0 }.count
+                if lines < 16 { masked += 1 }
+                #expect(try grid(.max, maskedLinesTo: 16) == each, "\(lines) kept\(trend ? " --trend" : "")")
+                #expect(try grid(2, maskedLinesTo: 16) == each, "\(lines) kept\(trend ? " --trend" : ""), two halves")
+                #expect(each.count >= 3 && !each[1].hasPrefix("- 0 "), "\(each)")
+            }
+        }
+        #expect(masked >= 4)
+    }
+
+    static func describe(_ l: SummaryReport.Line) -> String {
+        "\(l.key.map(String.init) ?? "-") \(SummaryFastPathTests.describe(l.group)) months "
+            + l.byMonth.keys.sorted().map { "\($0): \(SummaryFastPathTests.describe(l.byMonth[$0]!))" }.joined(separator: "; ") + " columns "
+            + l.byColumn.keys.sorted().map { "\($0): \(SummaryFastPathTests.describe(l.byColumn[$0]!))" }.joined(separator: "; ")
+    }
 }
 
 /// A summary for a table of a known width (`tableWidth`) folds the columns that could never fit it as it sums the
