@@ -280,7 +280,7 @@ extension CSVReader {
             if notARecord {
                 if footer == nil {
                     let error = columns.date < fields.count
-                        ? fieldError("cannot read date '\(text(fields[columns.date]))'", fields[columns.date].start, line: recordLine,
+                        ? fieldError("cannot read date \(quotedValue(text(fields[columns.date])))", fields[columns.date].start, line: recordLine,
                                      recordStart: recordStart,
                                      notes: ["hint: --date-format sets how dates are written, e.g. %d/%m/%Y or %d %b %Y; "
                                              + "--columns date=N picks another column; --skip-bad loads the other records"])
@@ -343,7 +343,7 @@ extension CSVReader {
                     }
                 }
                 guard let day = parsedDay else {
-                    throw fieldError("cannot read date '\(text(dateField))' as \(yearFirst ? DateFormat.ymd : dateFormat)",
+                    throw fieldError("cannot read date \(quotedValue(text(dateField))) as \(yearFirst ? DateFormat.ymd : dateFormat)",
                                      dateField.start, line: recordLine, recordStart: recordStart,
                                      notes: ["hint: --date-format sets how dates are written, e.g. %d/%m/%Y, %m/%d/%y, %d %b %Y or %Y-%m-%dT%H:%M:%S"
                                              + (options.skipBad ? "" : "; --skip-bad loads the other records")])
@@ -364,7 +364,7 @@ extension CSVReader {
                     } else {
                         guard let f, let parsed = parseAmountField(f, decimalComma: decimalComma) else {
                             let at = f ?? fields[fields.count - 1]
-                            throw fieldError("cannot read amount '\(f.map { text($0) } ?? "")'", f?.start ?? at.end,
+                            throw fieldError("cannot read amount \(quotedValue(f.map { text($0) } ?? ""))", f?.start ?? at.end,
                                              line: recordLine, recordStart: recordStart,
                                              notes: options.skipBad ? [] : ["hint: --columns amount=N reads another column; --skip-bad loads the other records"])
                         }
@@ -376,7 +376,7 @@ extension CSVReader {
                         if Int(raw) == directionOfRaw.count { directionOfRaw.append(Int8(AmountParser.direction(rawDirections[raw]) ?? 0)) }
                         let sign = directionOfRaw[Int(raw)]
                         guard sign != 0 else {
-                            throw fieldError("cannot tell money in from money out: '\(text(f))'", f.start,
+                            throw fieldError("cannot tell money in from money out: \(quotedValue(text(f)))", f.start,
                                              line: recordLine, recordStart: recordStart)
                         }
                         amount = sign < 0 ? -amount.magnitude : amount.magnitude
@@ -384,7 +384,7 @@ extension CSVReader {
                     if let c = columns.fee, !columns.amountIsNet, let f = Self.field(c, of: fields), !isBlank(f),
                        let fee = parseAmountField(f, decimalComma: decimalComma) {
                         guard let net = amount.adding(-fee.amount.magnitude) else {
-                            throw fieldError("the amount less the fee '\(text(f))' is more than an amount holds (64 bits)", f.start,
+                            throw fieldError("the amount less the fee \(quotedValue(text(f))) is more than an amount holds (64 bits)", f.start,
                                              line: recordLine, recordStart: recordStart)
                         }
                         amount = net
@@ -397,7 +397,7 @@ extension CSVReader {
                         let isDebit = side == 0
                         guard let index = isDebit ? columns.debit : columns.credit, let f = Self.field(index, of: fields), !isBlank(f) else { continue }
                         guard let parsed = parseAmountField(f, decimalComma: decimalComma) else {
-                            throw fieldError("cannot read \(isDebit ? "debit" : "credit") '\(text(f))'", f.start,
+                            throw fieldError("cannot read \(isDebit ? "debit" : "credit") \(quotedValue(text(f)))", f.start,
                                              line: recordLine, recordStart: recordStart)
                         }
                         // A debit column holds money out and a credit column money in, whichever sign the bank
@@ -449,7 +449,7 @@ extension CSVReader {
                     }
                     let value = intentOfRaw[Int(raw)]
                     if value == badIntent {
-                        throw fieldError("unknown intent '\(rawIntents[raw])': use need, want, culture, unexpected or leave it empty",
+                        throw fieldError("unknown intent \(quotedValue(rawIntents[raw])): use need, want, culture, unexpected or leave it empty",
                                          f.start, line: recordLine, recordStart: recordStart)
                     }
                     intent = Intent(rawValue: value)

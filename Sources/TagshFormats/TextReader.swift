@@ -419,7 +419,7 @@ struct TextReader {
                 : DateFormat.ymd.parse(UnsafeBufferPointer(rebasing: b[hs..<i])) else {
             let header = String(decoding: UnsafeBufferPointer(rebasing: b[hs..<he]), as: UTF8.self)
             let dateText = String(header.prefix { $0 != " " && $0 != "\t" && $0 != "=" })
-            throw Diagnostic("cannot read the date '\(dateText)' (use YYYY-MM-DD\(dialect == .journal ? ", or MM-DD after a year directive" : ""))", file: path, line: lineNumber, column: 1,
+            throw Diagnostic("cannot read the date \(quotedValue(dateText)) (use YYYY-MM-DD\(dialect == .journal ? ", or MM-DD after a year directive" : ""))", file: path, line: lineNumber, column: 1,
                              sourceLine: header, span: 0..<max(1, dateText.count))
         }
         while i < he && b[i] != 0x20 && b[i] != 0x09 && b[i] != 0x3B { i += 1 } // a secondary date
@@ -571,7 +571,7 @@ struct TextReader {
                     case .invalid:
                         let hint = dialect == .beancount && field.contains(0x2C)
                             ? ": beancount writes a comma only between groups of three digits (1,234.56)" : ""
-                        throw amountDiagnostic("cannot read the amount '\(amountText)'\(hint)", b, line, range, lineNumber + index, path)
+                        throw amountDiagnostic("cannot read the amount \(quotedValue(amountText))\(hint)", b, line, range, lineNumber + index, path)
                     }
                 }
             }

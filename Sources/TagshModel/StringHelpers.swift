@@ -61,3 +61,12 @@ extension Array where Element == UInt8 {
         return n
     }
 }
+
+/// A value read from a file in single quotes, as an error message shows it: past `limit` characters, its first ones
+/// and "…" (the window of the line under the message shows where it is). A 50 MB field in the date column, quoted
+/// whole, made a 50 MB message.
+public func quotedValue<S: StringProtocol>(_ value: S, limit: Int = 48) -> String {
+    guard value.utf8.count > limit else { return "'" + String(value) + "'" }
+    let head = value.prefix(limit)
+    return "'" + String(head) + (head.endIndex == value.endIndex ? "'" : "…'")
+}

@@ -120,6 +120,25 @@ struct HostileFileTests {
         #expect(sink.err.split(separator: "\n").count == 3 && sink.err.utf8.count < 1_000)
     }
 
+    /// A bad value is quoted in its error by its first 48 characters and "…" when longer: a 50 MB field in the date
+    /// column made a 50 MB message (the line under it was already shown as a window).
+    @Test(arguments: [
+        ("date.csv", "Date,Description,Amount\n2024-01-01,A,-1.00\n{}9,B,-2.00\n2024-01-03,C,-3.00\n", "date.csv:3:1: error: cannot read date '"),
+        ("amount.csv", "Date,Description,Amount\n2024-01-01,A,-1.00\n2024-01-02,B,{}x\n2024-01-03,C,-3.00\n", "amount.csv:3:14: error: cannot read amount '"),
+        ("date.journal", "{}9 shop\n    Expenses:Food  1.00 EUR\n    Assets:Bank\n", "date.journal:1:1: error: cannot read the date '"),
+    ])
+    func aLongBadValueIsQuotedShort(_ name: String, _ template: String, _ message: String) throws {
+        let (folder, path) = try scratchFile(name, prefix: "tagsh-long-value")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try template.replacingAll("{}", with: String(repeating: "1", count: 100_000)).write(toFile: path, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        s.sourcesSidecar = false
+        #expect(s.execute("open \(path)") != .ok)
+        #expect(sink.err.contains(message + String(repeating: "1", count: 48) + "…'"), "\(sink.err.prefix(300))")
+        #expect(sink.err.utf8.count < 1_000, "\(sink.err.utf8.count) bytes")
+    }
+
     /// The renderer on its own, with the caret before, at and past the end of a 500-character line.
     @Test(arguments: [(0, 0), (250, 41), (499, 160), (500, 161), (501, 161), (520, 161)])
     func aCaretAtOrPastTheEndOfALongLine(at: Int, shown: Int) {
