@@ -375,16 +375,39 @@ public struct PendingTagSets: Sendable {
         id < base ? table.size(id) : size(Int(id - base))
     }
 
-    /// `tags` less `removing`, then each of `adding` it lacks, into `out`; whether that differs from `tags` (taking
-    /// a tag away and giving it back, when it was the last, gives the set it was). What `tag` and a rule's plan do
-    /// to each distinct set they meet.
-    public static func edit(_ tags: ArraySlice<UInt32>, removing: [UInt32], adding: [UInt32], into out: inout [UInt32]) -> Bool {
-        out.removeAll(keepingCapacity: true)
+    /// Adds a set and returns its index.
+    @inlinable
+    public mutating func append(buffer tags: UnsafeBufferPointer<UInt32>) -> Int {
+        members.append(contentsOf: tags)
+        starts.append(members.count)
+        return starts.count - 2
+    }
+
+    /// `tags` less `removing`, then each of `adding` it lacks, written to `out` (room for `tags.count +
+    /// adding.count`): how many were written, or nil when that is `tags` itself (taking a tag away and giving it
+    /// back, when it was the last, gives the set it was). What `tag` and a rule's plan do to each distinct set they
+    /// meet. (Into a buffer: an array emptied and grown a tag at a time for each set, then copied, was a tenth of a
+    /// `tag all` of a million sets.)
+    @inlinable
+    public static func edit(_ tags: UnsafeBufferPointer<UInt32>, removing: UnsafeBufferPointer<UInt32>, adding: UnsafeBufferPointer<UInt32>,
+                            into out: UnsafeMutableBufferPointer<UInt32>) -> Int? {
+        precondition(out.count >= tags.count + adding.count, "room for the set edited")
+        var n = 0
         var changed = false
-        for id in tags { if removing.contains(id) { changed = true } else { out.append(id) } }
-        for id in adding where !out.contains(id) { out.append(id); changed = true }
-        if changed && out.count == tags.count { changed = !out.elementsEqual(tags) }
-        return changed
+        for id in tags {
+            if removing.contains(id) { changed = true } else { out[n] = id; n += 1 }
+        }
+        for id in adding {
+            var i = 0
+            while i < n && out[i] != id { i += 1 }
+            if i == n { out[n] = id; n += 1; changed = true }
+        }
+        if changed && n == tags.count {
+            var i = 0
+            while i < n && out[i] == tags[i] { i += 1 }
+            changed = i < n
+        }
+        return changed ? n : nil
     }
 }
 

@@ -143,6 +143,22 @@ struct OffsetsTests {
 }
 
 struct TagSetTableTests {
+    /// A set edited (`PendingTagSets.edit`): the tags taken away go, the tags added follow in their order unless held,
+    /// and an edit that gives the set it was is none (a tag taken away and given back, when it was the last).
+    @Test(arguments: [
+        ([1, 2], [], [3], [1, 2, 3]), ([1, 2], [2], [], [1]), ([1, 2], [9], [], nil), ([1, 2], [], [2], nil),
+        ([1, 2], [2], [2], nil), ([2, 1], [2], [2], [1, 2]), ([1, 2, 3], [1, 3], [4, 1], [2, 4, 1]), ([], [], [5, 6, 5], [5, 6]),
+        ([], [1], [], nil), ([7], [7], [], []),
+    ] as [([UInt32], [UInt32], [UInt32], [UInt32]?)])
+    func anEditRemovesThenAdds(_ tags: [UInt32], _ removing: [UInt32], _ adding: [UInt32], _ expected: [UInt32]?) {
+        let out = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: tags.count + adding.count)
+        defer { out.deallocate() }
+        let n = tags.withUnsafeBufferPointer { t in
+            removing.withUnsafeBufferPointer { r in adding.withUnsafeBufferPointer { PendingTagSets.edit(t, removing: r, adding: $0, into: out) } }
+        }
+        #expect(n.map { Array(out[0..<$0]) } == expected)
+    }
+
     /// Merging sets maps their tags, keeps the other table's order, and finds the sets already here.
     @Test func mergeMapsTagsAndFindsExistingSets() {
         var mine = TagSetTable(), theirs = TagSetTable()

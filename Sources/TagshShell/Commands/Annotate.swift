@@ -43,7 +43,9 @@ extension Commands {
             let base = UInt32(sets.count)
             var result = TagCache(sets: sets.count, rows: rows.count, arrayFrom: 64)
             var madeSets = PendingTagSets()
-            var ids: [UInt32] = []
+            // Where each set's edit is written (`PendingTagSets.edit`).
+            let ids = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: sets.largest + addIDs.count)
+            defer { ids.deallocate() }
             var changes = ChangeSet()
             // Room for a change per row and a new set per set met (at the sets' mean size plus the tags added):
             // grown one append at a time, both were moved some twenty times over a million rows.
@@ -59,8 +61,12 @@ extension Commands {
                 let old = column[row]
                 let new: UInt32
                 if let known = result[old] { new = known } else {
-                    let changed = PendingTagSets.edit(sets[old], removing: removeIDs, adding: addIDs, into: &ids)
-                    new = changed ? base + UInt32(madeSets.append(ids)) : old
+                    let edited = sets[old].withUnsafeBufferPointer { tags in
+                        removeIDs.withUnsafeBufferPointer { removing in
+                            addIDs.withUnsafeBufferPointer { PendingTagSets.edit(tags, removing: removing, adding: $0, into: ids) }
+                        }
+                    }
+                    new = edited.map { base + UInt32(madeSets.append(buffer: UnsafeBufferPointer(rebasing: ids[0..<$0]))) } ?? old
                     result[old] = new
                 }
                 if mayOverflow {
