@@ -298,7 +298,9 @@ public struct Completer {
                     } else {
                         c = []
                     }
-                case .query: c = ruleNameHere ? [] : queryTerm(current, d)
+                case .query:
+                    // (A query in braces is a query too: `count {tag:coffee}`.)
+                    c = ruleNameHere ? [] : current.hasPrefix("{") ? queryTerm(String(current.dropFirst()), d).map { "{" + $0 } : queryTerm(current, d)
                 case .rule: c = matching(current, d.ruleNames)
                 case .category(let orNone, let customOnly):
                     c = matching(unquote(current), customOnly ? d.customCategories : d.categories)

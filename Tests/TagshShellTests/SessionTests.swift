@@ -340,6 +340,9 @@ struct CompletionTests {
                   "transfers", "undo"]),
         // a TARGET query: its first term completes as a query term
         ("tag {tag:co|", 7, ["{tag:coffee"]),
+        // and a query in braces where a query goes (`count {tag:coffee}` runs as `count tag:coffee`)
+        ("count {tag:co|", 7, ["{tag:coffee"]),
+        ("ls {-tag:co|", 8, ["{-tag:coffee"]),
         // rule names
         ("preview co|", 2, ["coffee-shops"]),
         ("apply |", 0, ["coffee-shops", "rent"]),

@@ -11,7 +11,7 @@ extension Commands {
             `category new NAME` creates a custom category, with a colour (#rrggbb or a name such as orange) \
             and a one-character icon; given for an existing custom category, they update it. The twelve default categories cannot be deleted or renamed. \
             Deleting a custom category that is in use is refused unless --reassign moves its transactions \
-            to another category (or none). Custom categories are kept in the sidecar file LEDGER.tagsh. \
+            to another category (or none). A custom category the file does not bring by itself (no transaction holds it, or it has a colour or an icon) is kept in the sidecar file LEDGER.tagsh. \
             In a journal or beancount file a transaction's category is its expense or income account \
             (Expenses:Groceries): setting one rewrites that posting's account, and a save declares a new account \
             (an `account` or `open` line) beside the file's other declarations.

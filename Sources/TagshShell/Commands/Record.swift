@@ -25,7 +25,7 @@ extension Commands {
     static let recover = Command(
         name: "recover", group: .session, forms: [[]],
         summary: "replay the changes a session that ended abruptly left in the recovery journal",
-        details: "When a ledger is opened and LEDGER.tagsh-recover exists, its commands are replayed as unsaved changes; `save` then writes them.",
+        details: "When a ledger is opened and LEDGER.tagsh-recover exists, tagsh says so and changes nothing: `recover` replays its commands as unsaved changes, and `save` then writes them (`discard` drops them).",
         examples: ["recover"]
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)
