@@ -191,11 +191,7 @@ struct GridLinesTests {
         session.execute("open \(path)")
         let ledger = try #require(session.ledger)
         let rows = Array(0..<ledger.count).filter { $0 % 13 != 4 }
-        func describe(_ l: SummaryReport.Line) -> String {
-            "\(l.key.map(String.init) ?? "-") \(SummaryFastPathTests.describe(l.group)) months "
-                + l.byMonth.keys.sorted().map { "\($0): \(SummaryFastPathTests.describe(l.byMonth[$0]!))" }.joined(separator: "; ") + " columns "
-                + l.byColumn.keys.sorted().map { "\($0): \(SummaryFastPathTests.describe(l.byColumn[$0]!))" }.joined(separator: "; ")
-        }
+        let describe = GridLinesTests.describe
         for dimensions in [[TagshShell.Dimension.category], [.tag], [.merchant, .month], [.tag, .category], [.week, .tag]] {
             let first = Grouping(dimensions[0], ledger: ledger, depth: nil)
             let second = dimensions.count > 1 ? Grouping(dimensions[1], ledger: ledger, depth: nil) : nil
