@@ -1298,8 +1298,8 @@ struct SummaryReport {
         mutating func grow(to n: Int) {
             let more = n - counts.count
             guard more > 0 else { return }
-            // (A key at a time, as the general loop makes them: one append each. Many at once, as `MaskCells` makes a
-            // mask's months: one append of them all, where appended one by one they were a tenth of that path.)
+            // (A key at a time, as the general loop makes them: one append each, where an append of a repeated value
+            // cost `summary-csv` 9.5% more. Many at once, as `MaskCells` makes a mask's months: one append of them all.)
             if more == 1 {
                 counts.append(0); net.append(Running()); inflow.append(Running()); outflow.append(Running())
                 return
