@@ -349,9 +349,7 @@ public struct PendingTagSets: Sendable {
     @inlinable
     public mutating func append(_ tags: [UInt32]) -> Int {
         assert(Set(tags).count == tags.count, "a tag set holds each tag once")
-        members.append(contentsOf: tags)
-        starts.append(members.count)
-        return starts.count - 2
+        return tags.withUnsafeBufferPointer { append(buffer: $0) }
     }
 
     @inlinable
@@ -408,6 +406,14 @@ public struct PendingTagSets: Sendable {
             changed = i < n
         }
         return changed ? n : nil
+    }
+
+    /// `edit` of a set of the table (or one pending), with the rule's or command's tags as arrays.
+    @inlinable
+    public static func edit(_ tags: ArraySlice<UInt32>, removing: [UInt32], adding: [UInt32], into out: UnsafeMutableBufferPointer<UInt32>) -> Int? {
+        tags.withUnsafeBufferPointer { tags in
+            removing.withUnsafeBufferPointer { removing in adding.withUnsafeBufferPointer { edit(tags, removing: removing, adding: $0, into: out) } }
+        }
     }
 }
 

@@ -388,11 +388,8 @@ struct RowPass: Sendable {
                         let before = new.tags
                         if let known = r.tagCache[ri][before] { new.tags = known } else {
                             // (The set edited may be a slice of `made`: it is gone before `made` grows, which would copy it.)
-                            let edited = (before < base ? ledger.tagSets[before] : r.made[Int(before - base)]).withUnsafeBufferPointer { tags in
-                                edits[ri].removes.withUnsafeBufferPointer { removing in
-                                    edits[ri].adds.withUnsafeBufferPointer { PendingTagSets.edit(tags, removing: removing, adding: $0, into: scratch) }
-                                }
-                            }
+                            let edited = PendingTagSets.edit(before < base ? ledger.tagSets[before] : r.made[Int(before - base)],
+                                                             removing: edits[ri].removes, adding: edits[ri].adds, into: scratch)
                             if let edited {
                                 new.tags = base + UInt32(r.made.append(buffer: UnsafeBufferPointer(rebasing: scratch[0..<edited])))
                                 r.madeFrom.append(before)

@@ -61,11 +61,7 @@ extension Commands {
                 let old = column[row]
                 let new: UInt32
                 if let known = result[old] { new = known } else {
-                    let edited = sets[old].withUnsafeBufferPointer { tags in
-                        removeIDs.withUnsafeBufferPointer { removing in
-                            addIDs.withUnsafeBufferPointer { PendingTagSets.edit(tags, removing: removing, adding: $0, into: ids) }
-                        }
-                    }
+                    let edited = PendingTagSets.edit(sets[old], removing: removeIDs, adding: addIDs, into: ids)
                     new = edited.map { base + UInt32(madeSets.append(buffer: UnsafeBufferPointer(rebasing: ids[0..<$0]))) } ?? old
                     result[old] = new
                 }
