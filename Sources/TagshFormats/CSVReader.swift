@@ -17,6 +17,10 @@ public struct ReadOptions: Sendable {
 
     /// Whether a large file may be read on two cores (the tests compare both ways).
     var readsInParallel = true
+    /// From how many bytes (of a CSV file's records, of a journal or beancount main file) it is read on two cores:
+    /// below, a second thread would cost more than it saves. The tests of the split lower it, so that files of a
+    /// few hundred kilobytes, not 6 MB read by a debug build, are split.
+    var parallelFrom = 4 << 20
 
     public init(skipBad: Bool = false, dateFormat: DateFormat? = nil, columns: ColumnMap? = nil) {
         self.skipBad = skipBad

@@ -56,8 +56,6 @@ extension CSVReader {
         var creditMixed: Bool
     }
 
-    /// Below this many bytes of records a file is read on one core: a second thread would cost more than it saves.
-    static let parallelThreshold = 4 << 20
     /// From how many tag sets a reading collects the new ones to intern them at once (see `parseRecords`): 65,536
     /// sets have 131,072 slots, a megabyte. Below it, collecting them only costs.
     static let batchTagSetsFrom = 1 << 16
@@ -77,7 +75,7 @@ extension CSVReader {
         var scanner = start
         let n = bytes.count
         st.reserve(estimatedRecords(from: start.pos, to: n), bytes: n - start.pos)
-        if options.readsInParallel, !options.skipBad, n - start.pos >= CSVReader.parallelThreshold,
+        if options.readsInParallel, !options.skipBad, n - start.pos >= options.parallelFrom,
            let split = lineStart(after: start.pos + (n - start.pos) / 2) {
             // The first half makes slots for its own descriptions only: the second's are made room for when it
             // joins, on the other core (`StringTable.merge`), in memory its reading has freed there.

@@ -82,9 +82,6 @@ struct TextReader {
 
     // MARK: - files
 
-    /// Below this many bytes a file is read on one core: a second thread would cost more than it saves.
-    static let parallelThreshold = 4 << 20
-
     mutating func readFile(_ bytes: [UInt8], path: String, stamp: FileStamp?) throws(Diagnostic) {
         let fileIndex = Int32(layout.files.count)
         layout.files.append(TextFile(path: path, bytes: bytes, stamp: stamp))
@@ -93,7 +90,7 @@ struct TextReader {
         if fileIndex == 0, let nl = bytes.firstIndex(of: 0x0A), nl > 0, bytes[nl - 1] == 0x0D { layout.lineEnding = [0x0D, 0x0A] }
         try bytes.withUnsafeBufferPointer { b throws(Diagnostic) in
             var at = (pos: 0, line: 1)
-            if fileIndex == 0, options.readsInParallel, !options.skipBad, !tracksBalances, b.count >= TextReader.parallelThreshold,
+            if fileIndex == 0, options.readsInParallel, !options.skipBad, !tracksBalances, b.count >= options.parallelFrom,
                let split = TextReader.splitPoint(b) {
                 // Room for the whole file's rows: the second half's are appended without growing the arrays.
                 reserve(b.count / 110)

@@ -6,12 +6,16 @@ import Testing
 /// A large CSV file is read in two halves at once (`CSVReader.readRecords`); whatever the file holds around
 /// the split, the result must be what reading it on one core gives, or the same error.
 struct ParallelReadTests {
-    /// About `CSVReader.parallelThreshold` × 1.5 of records, with `special` lines placed around the middle.
+    /// From how many bytes these tests read a file on two cores (`ReadOptions.parallelFrom`): the split is the same
+    /// at any size, and files of 6 MB, past the 4 MB the shell reads them from, took a debug build a minute.
+    static let threshold = 1 << 18
+
+    /// About `threshold` × 1.5 of records, with `special` lines placed around the middle.
     static func file(header: String = "Date,Description,Amount,Tags,Category,Intent", row: (Int) -> String,
                      special: [String] = [], at fraction: Double = 0.5, footer: String = "") -> [UInt8] {
         var rows: [String] = []
         var size = 0, i = 0
-        while size < CSVReader.parallelThreshold * 3 / 2 {
+        while size < threshold * 3 / 2 {
             let r = row(i)
             rows.append(r)
             size += r.utf8.count + 1
@@ -24,6 +28,7 @@ struct ParallelReadTests {
     static func read(_ bytes: [UInt8], parallel: Bool) -> Result<(Ledger, CSVLayout), Diagnostic> {
         var options = ReadOptions()
         options.readsInParallel = parallel
+        options.parallelFrom = threshold
         do throws(Diagnostic) {
             let (ledger, layout, _) = try CSVReader.read(bytes, fileName: "big.csv", options: options)
             return .success((ledger, layout))
@@ -39,6 +44,14 @@ struct ParallelReadTests {
         "\(date(i)),\(merchants[i % 5]),-\(i % 97).\(10 + i % 89),\(tags[(i / 5) % 5]),\(i % 7 == 0 ? "Food" : ""),\(i % 11 == 0 ? "want" : "")"
     }
 
+    /// How many rows `file` makes of `row` (some 6,000): rows `early` and `late` are in its first and second halves.
+    static let rowCount: Int = {
+        var size = 0, i = 0
+        while size < threshold * 3 / 2 { size += row(i).utf8.count + 1; i += 1 }
+        return i
+    }()
+    static let early = rowCount / 8, late = rowCount * 3 / 4
+
     static let cases: [(String, [UInt8])] = [
         ("plain ISO dates", file(row: { row($0) })),
         // A quoted field holding line ends right at the middle: the split lands inside it, and the lines inside
@@ -52,18 +65,18 @@ struct ParallelReadTests {
         // ... and settled the other way round than the hint, so rows of the first half are read again.
         ("dates settled the other way after the split",
          file(row: { row($0, date: { i in "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) }, special: ["25/03/2024,LATE,-2.00,,,"], at: 0.8)),
-        // Settled the other way than the hint in the first half (row 1,000), and again in the second (row 100,000 of
-        // some 130,000): each half swapped its own rows, and the halves agree.
+        // Settled the other way than the hint in the first half (row `early`), and again in the second (`late`): each
+        // half swapped its own rows, and the halves agree.
         ("dates settled the other way in both halves",
-         file(row: { row($0, date: { i in i == 1000 || i == 100_000 ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
+         file(row: { row($0, date: { i in i == early || i == late ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
         // ... in the first half only: the second half read its dates the hint's way, which reading on would not.
         ("dates settled the other way in the first half only",
-         file(row: { row($0, date: { i in i == 1000 ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
+         file(row: { row($0, date: { i in i == early ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
         // ... one way in the first half and the other in the second: reading on, that date is an error.
         ("dates settled one way in the first half and the other in the second (an error)",
-         file(row: { row($0, date: { i in i == 1000 ? "25/03/2024" : i == 100_000 ? "03/25/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
+         file(row: { row($0, date: { i in i == early ? "25/03/2024" : i == late ? "03/25/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
         ("dates settled the hint's way in the first half and the other in the second (an error)",
-         file(row: { row($0, date: { i in i == 1000 ? "03/25/2024" : i == 100_000 ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
+         file(row: { row($0, date: { i in i == early ? "03/25/2024" : i == late ? "25/03/2024" : "0\(1 + i % 9)/0\(2 + i % 8)/2024" }) })),
         ("a footer at the end", file(row: { row($0) }, footer: "Total,,-1234.00,,,\n")),
         ("a line without a date in the second half (an error)", file(row: { row($0) }, special: ["not a date,X,-1.00,,,"], at: 0.7)),
         ("a line without a date at the split (an error)", file(row: { row($0) }, special: ["not a date,X,-1.00,,,"], at: 0.5)),
@@ -74,7 +87,7 @@ struct ParallelReadTests {
     @Test(arguments: cases.map(\.0))
     func twoHalvesReadAsOne(_ name: String) throws {
         let bytes = try #require(Self.cases.first { $0.0 == name }).1
-        #expect(bytes.count > CSVReader.parallelThreshold)
+        #expect(bytes.count > Self.threshold)
         switch (Self.read(bytes, parallel: false), Self.read(bytes, parallel: true)) {
         case (.success(let (one, l1)), .success(let (two, l2))):
             #expect(one.count == two.count)
@@ -152,7 +165,7 @@ struct BatchedTagSetTests {
             }
             #expect(ledger.tagNames(rows - 1) == reference.tagSets[expected[rows - 1]].map { reference.tags[$0] })
         }
-        #expect(bytes.count > CSVReader.parallelThreshold || rows == 20_000)
+        #expect(bytes.count > ParallelReadTests.threshold)
         #expect(rows == 20_000 ? reference.tagSets.count < CSVReader.batchTagSetsFrom : reference.tagSets.count > CSVReader.batchTagSetsFrom)
     }
 
@@ -187,7 +200,7 @@ struct BatchedTagSetTests {
             #expect(ledger.tagSets.count == reference.tagSets.count)
             #expect(ledger.tags.ids.map { ledger.tags[$0] } == reference.tags.ids.map { reference.tags[$0] })
         }
-        #expect(bytes.count > CSVReader.parallelThreshold && reference.tagSets.count > CSVReader.batchTagSetsFrom)
+        #expect(bytes.count > ParallelReadTests.threshold && reference.tagSets.count > CSVReader.batchTagSetsFrom)
     }
 }
 
@@ -337,7 +350,7 @@ struct DescriptionSlotsTests {
 
     @Test func mostlyNewDescriptionsGetSlotsForTheRecordsExpected() throws {
         let bytes = DescriptionSlotsTests.file(distinct: true)
-        #expect(bytes.count < CSVReader.parallelThreshold)
+        #expect(bytes.count < ReadOptions().parallelFrom)
         let (ledger, _, _) = try CSVReader.read(bytes, fileName: "shops.csv", options: ReadOptions())
         #expect(ledger.count == 11_000 && ledger.merchants.count == 11_000)
         // Grown one string at a time, 11,000 take 32,768 slots; reserved for the ~49,000 expected, 131,072.
@@ -355,7 +368,7 @@ struct DescriptionSlotsTests {
         for i in 0..<60_000 { rows.append("2024-01-02,SHOP \(i),-1.50") }
         for i in 0..<5_000 { rows.append("2024-01-03,LONG \(i) " + String(repeating: "x", count: 480) + ",-2.50") }
         let bytes = Array((rows.joined(separator: "\n") + "\n").utf8)
-        #expect(bytes.count >= CSVReader.parallelThreshold)
+        #expect(bytes.count >= ReadOptions().parallelFrom)
         let (ledger, _, _) = try CSVReader.read(bytes, fileName: "shops.csv", options: ReadOptions())
         #expect(ledger.count == 65_000 && ledger.merchants.count == 65_000)
         #expect(ledger.merchants.slotCount == 1 << 18)
