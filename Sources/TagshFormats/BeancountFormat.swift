@@ -234,7 +234,8 @@ enum BeancountWriter {
         }
         for i in removals.sorted(by: >) { lines.remove(at: i) }
         if !inserts.isEmpty {
-            let after = block.metadata.map(\.line).filter { !removals.contains($0) }.max().map { l in l - removals.filter { $0 < l }.count } ?? 0
+            let last: Int? = block.metadata.map(\.line).filter { !removals.contains($0) }.max()
+            let after = last.map { (l: Int) -> Int in l - removals.filter { $0 < l }.count } ?? 0
             lines.insert(contentsOf: inserts, at: after + 1)
         }
         return (lines, newAccount)

@@ -5,7 +5,7 @@ public enum Commands {}
 public struct CommandRegistry: Sendable {
     public let commands: [Command]
 
-    public static let standard = CommandRegistry(commands: [
+    public static let standard: CommandRegistry = CommandRegistry(commands: [
         Commands.open, Commands.importCommand, Commands.save, Commands.export, Commands.info, Commands.columns,
         Commands.ls, Commands.select, Commands.count, Commands.show, Commands.tags, Commands.merchants,
         Commands.categories, Commands.intents, Commands.summary, Commands.chart,

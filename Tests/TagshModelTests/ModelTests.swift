@@ -165,7 +165,7 @@ struct TagSetTableTests {
         for i in 0..<2_000 { _ = mine.intern(i < 7 ? [UInt32(i)] : [UInt32(i % 7), UInt32(i)]) } // (a set holds a tag once)
         for i in 1_000..<4_000 { _ = theirs.intern([UInt32(i % 7), UInt32(i)]) }
         // Their tags below 2,000 are ours; the others are ours plus 10,000 (their first 1,000 sets are here already).
-        let tagMap = (0..<4_000).map { UInt32($0 < 2_000 ? $0 : $0 + 10_000) }
+        let tagMap = (0..<4_000).map { (t: Int) -> UInt32 in UInt32(t < 2_000 ? t : t + 10_000) }
         var oneByOne = mine
         let expected = [UInt32(0)] + (1..<theirs.count).map { oneByOne.intern(theirs[UInt32($0)].map { tagMap[Int($0)] }) }
         #expect(mine.merge(theirs, tagMap: tagMap) == expected)

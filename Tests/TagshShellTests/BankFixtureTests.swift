@@ -79,7 +79,7 @@ struct BankFixtureTests {
         #expect(r.count == e.count && Self.amounts(r) == e.amounts, "\(e.file): reopened amounts")
         #expect(r.tagNames(0) == ["checked"] && r.intentValue(1) == .need, "\(e.file): annotations lost")
         // A bank's own Category column is not tagsh's category, before or after tagsh adds its columns.
-        #expect((0..<r.count).allSatisfy { r.category[$0] == l.category[$0] || $0 == 0 }, "\(e.file): categories moved")
+        #expect((0..<r.count).allSatisfy { (i: Int) -> Bool in r.category[i] == l.category[i] || i == 0 }, "\(e.file): categories moved")
     }
 }
 

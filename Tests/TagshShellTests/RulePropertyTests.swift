@@ -224,7 +224,8 @@ extension RuleProperties {
         let a = try Planner.plan([rule], ledger: &one, selection: [], maxTags: 5, parallelFrom: .max)
         let b = try Planner.plan([rule], ledger: &two, selection: [], maxTags: 5, parallelFrom: 2, rowsPerSet: 0)
         #expect((a.deltas[.category] ?? []).map(\.0) == ["none → Food", "Travel → Food", "Bills → Food"])
-        #expect((b.deltas[.category] ?? []).map { "\($0.0) \($0.1)" } == (a.deltas[.category] ?? []).map { "\($0.0) \($0.1)" })
+        let text = { (deltas: [(String, Int)]?) -> [String] in (deltas ?? []).map { "\($0.0) \($0.1)" } }
+        #expect(text(b.deltas[.category]) == text(a.deltas[.category]))
         #expect(b.changes.after == a.changes.after && two.tagSets.count == one.tagSets.count)
     }
 }

@@ -7,6 +7,10 @@ import TagshTestSupport
 /// The index of a whole ledger counts its evidence when asked (`LiveEvidence`); the backtest's index counts row
 /// by row. Both must suggest the same, with the same confidence and evidence, before and after changes.
 struct SuggestIndexTests {
+    /// A payment of `euros` whole euros. (Written out in each row's `append`, the amount was most of the second
+    /// those took a debug build to type-check.)
+    static func euros(_ euros: UInt64) -> Amount { Amount(units: -Int64(100 * euros), scale: 2) }
+
     /// Merchant names that meet every path: alike with numbers aside, in other cases, sharing words, noise words,
     /// beyond ASCII (composed and not), no words at all, and no name.
     static let merchants = [
@@ -28,7 +32,7 @@ struct SuggestIndexTests {
             var set: [UInt32] = []
             if annotated { for t in tagIDs where rng.next() % 3 == 0 { set.append(t) } }
             l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: merchantIDs[Int(rng.next() % UInt64(merchantIDs.count))],
-                     amount: Amount(units: -Int64(100 * (1 + rng.next() % 4)), scale: 2), currency: currencies[Int(rng.next() % 2)],
+                     amount: SuggestIndexTests.euros(1 + rng.next() % 4), currency: currencies[Int(rng.next() % 2)],
                      account: 0, intent: annotated && rng.next() % 2 == 0 ? Intent.allCases[Int(rng.next() % 4)] : nil,
                      category: annotated && rng.next() % 3 != 0 ? categoryIDs[Int(rng.next() % 4)] : 0,
                      tagSet: l.tagSets.intern(set), note: 0)
@@ -272,7 +276,7 @@ struct SuggestIndexTests {
             var set: [UInt32] = []
             if annotated { for t in tags where rng.next() % 3 == 0 { set.append(t) } }
             l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: names[Int(rng.next() % UInt64(names.count))],
-                     amount: Amount(units: -Int64(100 * (1 + rng.next() % 3)), scale: 2), currency: eur, account: 0,
+                     amount: SuggestIndexTests.euros(1 + rng.next() % 3), currency: eur, account: 0,
                      intent: annotated && rng.next() % 2 == 0 ? Intent.allCases[Int(rng.next() % 4)] : nil,
                      category: annotated && rng.next() % 3 != 0 ? categories[Int(rng.next() % 3)] : 0,
                      tagSet: l.tagSets.intern(set), note: 0)
@@ -305,7 +309,7 @@ struct SuggestIndexTests {
         for _ in 0..<400 {
             let annotated = rng.next() % 2 == 0
             l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: ids[Int(rng.next() % UInt64(ids.count))],
-                     amount: Amount(units: -Int64(100 * (1 + rng.next() % 3)), scale: 2), currency: 0, account: 0,
+                     amount: SuggestIndexTests.euros(1 + rng.next() % 3), currency: 0, account: 0,
                      intent: annotated && rng.next() % 2 == 0 ? Intent.allCases[Int(rng.next() % 4)] : nil,
                      category: annotated ? categories[Int(rng.next() % 3)] : 0, tagSet: 0, note: 0)
         }
@@ -480,7 +484,7 @@ struct SuggestIndexTests {
         for i in 0..<(names.count * 90) {
             let g = i % names.count
             let merchant = l.merchants.intern("\(names[g]) \(rng.next() % 40)")
-            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: merchant, amount: Amount(units: -Int64(100 * (1 + rng.next() % 3)), scale: 2),
+            l.append(day: Day(year: 2025, month: 1, day: 1)!, merchant: merchant, amount: SuggestIndexTests.euros(1 + rng.next() % 3),
                      currency: eur, account: 0, intent: nil, category: rng.next() % 4 == 0 ? 0 : categories[(g + Int(rng.next() % 2)) % 3],
                      tagSet: 0, note: 0)
         }

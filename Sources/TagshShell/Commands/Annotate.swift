@@ -2,7 +2,7 @@ import TagshModel
 import TagshQuery
 
 extension Commands {
-    static let tag = Command(
+    static let tag: Command = Command(
         name: "tag", group: .annotating, forms: [[.target, .tagEdits]],
         summary: "add and remove tags on transactions, in one step",
         details: """
@@ -84,7 +84,7 @@ extension Commands {
         try inv.reportCommit(Change(ledger: changes, tables: try inv.requireLedger()), summary: "tag \(what)")
     }
 
-    static let intent = Command(
+    static let intent: Command = Command(
         name: "intent", group: .annotating, forms: [[.target, .choice(["need", "want", "culture", "unexpected", "none"])]],
         summary: "set why money was spent (none clears it)",
         examples: ["intent 412 want", "intent @ need", "intent 12-20 none"]
@@ -108,7 +108,7 @@ extension Commands {
         try inv.reportCommit(Change(ledger: changes), summary: "intent \(w.text.lowercased())")
     }
 
-    static let note = Command(
+    static let note: Command = Command(
         name: "note", group: .annotating, forms: [[.target, .rest("TEXT")]],
         summary: "set the note of transactions (an empty text clears it)",
         details: "The words after TARGET are joined by spaces; quote the text to keep it exactly. "

@@ -2,7 +2,7 @@ import TagshModel
 import TagshQuery
 
 extension Commands {
-    static let category = Command(
+    static let category: Command = Command(
         name: "category", group: .annotating,
         forms: [[.target, .category(orNone: true, customOnly: false)], [.keyword("new"), .value("NAME")], [.keyword("delete"), .category(orNone: false, customOnly: true)], [.keyword("rename"), .category(orNone: false, customOnly: true), .value("NEW")]],
         summary: "set the category of transactions, or create, delete or rename a custom category",

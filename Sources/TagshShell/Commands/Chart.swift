@@ -3,7 +3,7 @@ import TagshModel
 import TagshQuery
 
 extension Commands {
-    static let chart = Command(
+    static let chart: Command = Command(
         name: "chart", group: .exploring,
         forms: [[.optional([.query]), .optional([.keyword("by"), .choice(Dimension.periods.map(\.rawValue))])]],
         summary: "chart the matching transactions' net total over time, a bar per period",

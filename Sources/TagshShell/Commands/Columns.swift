@@ -3,7 +3,7 @@ import TagshModel
 import TagshQuery
 
 extension Commands {
-    static let columns = Command(
+    static let columns: Command = Command(
         name: "columns", group: .files, forms: [[], [.keyword("set"), .optional([.value("MAP")])]],
         summary: "show which CSV column holds what, or read the file again with another mapping",
         details: """

@@ -2,7 +2,7 @@ import TagshFormats
 import TagshModel
 
 extension Commands {
-    static let export = Command(
+    static let export: Command = Command(
         name: "export", group: .files, forms: [[.file]],
         summary: "write the whole ledger to another file in a fresh layout",
         details: """

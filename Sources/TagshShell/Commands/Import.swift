@@ -4,7 +4,7 @@ import TagshQuery
 import TagshRules
 
 extension Commands {
-    static let importCommand = Command(
+    static let importCommand: Command = Command(
         name: "import", group: .files, forms: [[.file]],
         summary: "append a bank export's new transactions to an open file, skipping those already there",
         details: """

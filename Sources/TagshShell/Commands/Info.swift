@@ -2,7 +2,7 @@ import TagshFormats
 import TagshModel
 
 extension Commands {
-    static let info = Command(
+    static let info: Command = Command(
         name: "info", group: .files, forms: [[]],
         summary: "describe the open ledger: file, format, size, dates, currencies",
         options: [.init("json", "machine-readable output")],

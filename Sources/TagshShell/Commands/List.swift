@@ -3,7 +3,7 @@ import TagshModel
 import TagshQuery
 
 extension Commands {
-    static let ls = Command(
+    static let ls: Command = Command(
         name: "ls", aliases: ["list"], group: .exploring,
         forms: [[.optional([.query])]],
         summary: "list matching transactions in a table; sets the selection @",
@@ -86,7 +86,7 @@ extension Commands {
         return "hint: a bare word looks in the descriptions; `\(command) \(term)` takes transactions by id"
     }
 
-    static let select = Command(
+    static let select: Command = Command(
         name: "select", group: .exploring, forms: [[.query]],
         summary: "set the selection @ to the matching transactions without listing them",
         details: "Prints how many transactions are now selected.",
@@ -100,7 +100,7 @@ extension Commands {
         if rows.isEmpty, let hint = idHint(inv.words, command: "select") { inv.out.note(hint) }
     }
 
-    static let count = Command(
+    static let count: Command = Command(
         name: "count", group: .exploring, forms: [[.optional([.query])]],
         summary: "print how many transactions match, as a bare number",
         examples: ["count", "count tag:coffee", "count 'desc:/star(bucks)?/' amt:<-5"]

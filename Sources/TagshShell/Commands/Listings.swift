@@ -6,7 +6,7 @@ import TagshModel
 import TagshQuery
 
 extension Commands {
-    static let tags = Command(
+    static let tags: Command = Command(
         name: "tags", group: .exploring, forms: [[.optional([.tag])], [.keyword("rename"), .tag, .value("NEW")], [.keyword("delete"), .tag]],
         summary: "list tags with counts; rename or delete a tag everywhere",
         details: """
@@ -75,7 +75,7 @@ extension Commands {
         try table.write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
     }
 
-    static let merchants = Command(
+    static let merchants: Command = Command(
         name: "merchants", group: .exploring, forms: [[.optional([.query])]],
         summary: "list merchants of the matching transactions with counts and totals",
         details: """
@@ -194,7 +194,7 @@ extension Commands {
         try table.write(to: inv.out, width: inv.session.tableWidth, session: inv.session)
     }
 
-    static let categories = Command(
+    static let categories: Command = Command(
         name: "categories", group: .exploring, forms: [[]],
         summary: "list categories, default and custom, with counts, colours and icons",
         options: [.init("json", "one JSON object per category"), .init("csv", "CSV with a header line")],
@@ -236,7 +236,7 @@ extension Commands {
         inv.out.text(table.render(width: inv.session.tableWidth, style: inv.out.style))
     }
 
-    static let intents = Command(
+    static let intents: Command = Command(
         name: "intents", group: .exploring, forms: [[]],
         summary: "list the four intents with their marks, counts and totals",
         options: [.init("json", "one JSON object per intent"), .init("csv", "CSV with a header line: one line per intent and currency")],

@@ -2,7 +2,7 @@ import TagshFormats
 import TagshModel
 
 extension Commands {
-    static let open = Command(
+    static let open: Command = Command(
         name: "open", group: .files,
         forms: [[.files]],
         summary: "open ledger files, replacing the current ledger",

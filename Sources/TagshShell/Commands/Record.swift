@@ -2,7 +2,7 @@ import TagshFormats
 import TagshModel
 
 extension Commands {
-    static let record = Command(
+    static let record: Command = Command(
         name: "record", group: .session, forms: [[.optional([.file])], [.keyword("off")]],
         summary: "append every command that succeeds to FILE, as a replayable script",
         details: "Commands are appended as typed, one per line, as soon as they succeed; `record off` stops. Replay with `source FILE` or `tagsh LEDGER -f FILE`.",
@@ -22,7 +22,7 @@ extension Commands {
         inv.out.note("recording to \(TextSafety.sanitize(w.text))")
     }
 
-    static let recover = Command(
+    static let recover: Command = Command(
         name: "recover", group: .session, forms: [[]],
         summary: "replay the changes a session that ended abruptly left in the recovery journal",
         details: "When a ledger is opened and LEDGER.tagsh-recover exists, tagsh says so and changes nothing: `recover` replays its commands as unsaved changes, and `save` then writes them (`discard` drops them).",
@@ -33,7 +33,7 @@ extension Commands {
         inv.out.note("recovered: replayed \(plural(replayed, "command")) from the journal; `save` keeps what they changed")
     }
 
-    static let discard = Command(
+    static let discard: Command = Command(
         name: "discard", group: .session, forms: [[]],
         summary: "drop the recovery journal left by a session that ended abruptly",
         examples: ["discard"]

@@ -3,7 +3,7 @@ import TagshQuery
 import TagshRules
 
 extension Commands {
-    static let review = Command(
+    static let review: Command = Command(
         name: "review", group: .annotating, forms: [[.optional([.query])]],
         summary: "triage transactions one at a time, with single keys",
         details: """

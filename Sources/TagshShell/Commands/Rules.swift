@@ -4,7 +4,7 @@ import TagshQuery
 import TagshRules
 
 extension Commands {
-    static let rule = Command(
+    static let rule: Command = Command(
         name: "rule", group: .rules, forms: [[.value("NAME"), .query, .keyword("=>"), .actions], [.keyword("show"), .rule(many: false)], [.keyword("delete"), .rule(many: false)]],
         summary: "define or replace a rule; show or delete one",
         details: """
@@ -79,7 +79,7 @@ extension Commands {
         }
     }
 
-    static let rules = Command(
+    static let rules: Command = Command(
         name: "rules", group: .rules, forms: [[.optional([.keyword("check")])]],
         summary: "list the rules with their match counts, or check them for problems",
         details: """
@@ -134,7 +134,7 @@ extension Commands {
         inv.out.text(table.render(width: session.tableWidth, style: inv.out.style))
     }
 
-    static let preview = Command(
+    static let preview: Command = Command(
         name: "preview", group: .rules, forms: [[.rule(many: true)], [.query, .keyword("=>"), .actions], [.keyword("suggestions"), .optional([.query])]],
         summary: "show exactly what rules would change, changing nothing",
         details: """
@@ -167,7 +167,7 @@ extension Commands {
                                         maxTags: session.settings.maxTags, width: session.tableWidth.map { $0 - 2 }))
     }
 
-    static let apply = Command(
+    static let apply: Command = Command(
         name: "apply", group: .rules, forms: [[.optional([.rule(many: true)])], [.query, .keyword("=>"), .actions], [.keyword("suggestions"), .optional([.query])]],
         summary: "apply rules as one undo step (alone: what the last preview showed)",
         details: """

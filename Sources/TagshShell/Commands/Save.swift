@@ -2,7 +2,7 @@ import TagshFormats
 import TagshModel
 
 extension Commands {
-    static let save = Command(
+    static let save: Command = Command(
         name: "save", group: .files, forms: [[.optional([.file])]],
         summary: "write the ledger back to its file, changing only what was changed",
         details: """

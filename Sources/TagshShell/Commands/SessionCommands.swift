@@ -4,7 +4,7 @@ import Glibc
 import TagshModel
 
 extension Commands {
-    static let source = Command(
+    static let source: Command = Command(
         name: "source", group: .session, forms: [[.file]],
         summary: "run the commands in a file",
         details: """
@@ -19,7 +19,7 @@ extension Commands {
         try inv.session.source(path: path.text)
     }
 
-    static let set = Command(
+    static let set: Command = Command(
         name: "set", group: .session, forms: [[.optional([.setting, .settingValue])]],
         summary: "show the settings, or change one",
         details: "Settings: " + Settings().all.map { "\($0.name) (\($0.help))" }.joined(separator: "; ")
@@ -53,7 +53,7 @@ extension Commands {
         }
     }
 
-    static let echo = Command(
+    static let echo: Command = Command(
         name: "echo", group: .session, forms: [[.optional([.rest("TEXT")])]],
         summary: "print the words, separated by spaces",
         examples: ["echo 'Coffee this year:'"]
@@ -61,7 +61,7 @@ extension Commands {
         inv.out.line(inv.words.map(\.text).joined(separator: " "))
     }
 
-    static let help = Command(
+    static let help: Command = Command(
         name: "help", group: .session, forms: [[.optional([.command])]],
         summary: "list the commands, or explain one command or the query language",
         examples: ["help", "help ls", "help query"]
@@ -82,7 +82,7 @@ extension Commands {
         inv.out.text(HelpText.page(command, style: inv.out.style))
     }
 
-    static let quit = Command(
+    static let quit: Command = Command(
         name: "quit", aliases: ["exit"], group: .session, forms: [[]],
         summary: "leave tagsh (with unsaved changes, the first quit warns)",
         details: "Ctrl-D on an empty line does the same. At the prompt, with unsaved changes, the first quit warns and a second one in a row discards them. In a script, quit ends the script at once; unsaved changes to a file are then discarded, with a note (a script keeps them with `save`).",
@@ -95,7 +95,7 @@ extension Commands {
 }
 
 extension Commands {
-    static let include = Command(
+    static let include: Command = Command(
         name: "include", group: .rules, forms: [[.file]],
         summary: "use a rules file shared across ledgers: its rules and categories load now and are saved back to it",
         details: """
@@ -129,7 +129,7 @@ extension Commands {
 }
 
 extension Commands {
-    static let edit = Command(
+    static let edit: Command = Command(
         name: "edit", group: .session, forms: [[]],
         summary: "edit the last command line in $VISUAL or $EDITOR, then run what you wrote",
         details: """

@@ -3,7 +3,7 @@ import TagshModel
 import TagshQuery
 
 extension Commands {
-    static let show = Command(
+    static let show: Command = Command(
         name: "show", group: .exploring, forms: [[.value("ID")]],
         summary: "show every field of one transaction, tags as coloured chips, and a CSV record's own columns",
         options: [.init("json", "the transaction as a JSON object")],

@@ -3,7 +3,7 @@ import TagshQuery
 import TagshRules
 
 extension Commands {
-    static let suggest = Command(
+    static let suggest: Command = Command(
         name: "suggest", group: .rules, forms: [[.value("ID")], [.keyword("rules"), .optional([.query])], [.optional([.query])]],
         summary: "suggest annotations for a transaction, or rules learned from the ledger",
         details: """

@@ -3,7 +3,7 @@ import TagshModel
 import TagshQuery
 
 extension Commands {
-    static let summary = Command(
+    static let summary: Command = Command(
         name: "summary", group: .exploring,
         forms: [[.optional([.query]), .optional([.keyword("by"), .choice(Dimension.names)]), .optional([.keyword("by"), .choice(Dimension.names)])]],
         summary: "totals of the matching transactions by a field, with a bar chart",

@@ -3,7 +3,7 @@ import TagshQuery
 import TagshRules
 
 extension Commands {
-    static let transfers = Command(
+    static let transfers: Command = Command(
         name: "transfers", group: .annotating,
         forms: [[.optional([.query])], [.keyword("confirm"), .value("N|all")], [.keyword("reject"), .value("N|all")]],
         summary: "pair an outflow in one account with an equal inflow in another: transfers between your accounts",

@@ -12,7 +12,7 @@ func shownCommand(_ command: String) -> String {
 }
 
 extension Commands {
-    static let undo = Command(
+    static let undo: Command = Command(
         name: "undo", group: .undo, forms: [[.optional([.value("N")])]],
         summary: "undo the last N steps (default 1)",
         details: """
@@ -30,7 +30,7 @@ extension Commands {
         if steps.count < n { inv.out.note("(\(plural(steps.count, "step")) undone, not \(n): there are no more)") }
     }
 
-    static let redo = Command(
+    static let redo: Command = Command(
         name: "redo", group: .undo, forms: [[.optional([.value("N")])]],
         summary: "redo the last N undone steps (default 1)",
         details: "With N beyond the undone steps there are, redoes them all and says how many that was.",
@@ -42,7 +42,7 @@ extension Commands {
         if steps.count < n { inv.out.note("(\(plural(steps.count, "step")) redone, not \(n): there are no more)") }
     }
 
-    static let history = Command(
+    static let history: Command = Command(
         name: "history", group: .undo, forms: [[]],
         summary: "list the steps: what each did, how many transactions, where you are and what is saved",
         details: """
@@ -99,7 +99,7 @@ extension Commands {
         if session.position == 0 { inv.out.line(s.dim("(every step is undone)")) }
     }
 
-    static let blame = Command(
+    static let blame: Command = Command(
         name: "blame", group: .undo, forms: [[.value("ID")]],
         summary: "show which step set each annotation of a transaction",
         examples: ["blame 412"]
