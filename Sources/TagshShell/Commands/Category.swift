@@ -11,7 +11,8 @@ extension Commands {
             `category new NAME` creates a custom category, with a colour (#rrggbb or a name such as orange) \
             and a one-character icon; given for an existing custom category, they update it. The twelve default categories cannot be deleted or renamed. \
             Deleting a custom category that is in use is refused unless --reassign moves its transactions \
-            to another category (or none). A custom category the file does not bring by itself (no transaction holds it, or it has a colour or an icon) is kept in the sidecar file LEDGER.tagsh. \
+            to another category (or none). --color and --icon go with new only, --reassign with delete only: given \
+            to another form, they are refused. A custom category the file does not bring by itself (no transaction holds it, or it has a colour or an icon) is kept in the sidecar file LEDGER.tagsh. \
             In a journal or beancount file a transaction's category is its expense or income account \
             (Expenses:Groceries): setting one rewrites that posting's account, and a save declares a new account \
             (an `account` or `open` line) beside the file's other declarations.
@@ -26,7 +27,16 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         let ledger = try inv.requireLedger()
         guard let first = inv.words.first else { throw .usage("usage: category \(inv.command.usage)", span: nil) }
-        switch first.text.lowercased() {
+        let form = first.text.lowercased()
+        // An option the form does not take is refused, not ignored (`category 1 Food --color red` changed the
+        // transaction and left Food's colour as it was, saying nothing).
+        for (option, goesWith) in [("color", "new"), ("icon", "new"), ("reassign", "delete")] where goesWith != form {
+            if let v = inv.values[option] {
+                throw .usage("--\(option) goes with `category \(goesWith)`" + (["new", "delete", "rename"].contains(form) ? ", not `category \(form)`" : ""),
+                             span: v.span)
+            }
+        }
+        switch form {
         case "new": try categoryNew(&inv, ledger)
         case "delete": try categoryDelete(&inv, ledger)
         case "rename": try categoryRename(&inv, ledger)
