@@ -92,7 +92,7 @@ public struct CSVReader {
                     fields.append(FieldRef(start: start, end: pos, quoted: true, escaped: escaped))
                     pos += 1
                     if pos < n, bytes[pos] != delimiter, bytes[pos] != 0x0A, bytes[pos] != 0x0D {
-                        throw ScanError(kind: .textAfterQuote, offset: pos)
+                        throw ScanError(kind: .textAfterQuote, offset: pos, opened: open)
                     }
                 } else {
                     pos = CSVReader.unquotedEnd(bytes, from: pos, delimiter: delimiter)
@@ -159,6 +159,8 @@ public struct CSVReader {
         enum Kind { case unterminatedQuote, textAfterQuote, tooManyFields }
         var kind: Kind
         var offset: Int
+        /// For text after a closing quote: where its field's opening quote is.
+        var opened: Int? = nil
     }
 
     /// Reads `bytes`, the whole content of `fileName`.
@@ -836,7 +838,14 @@ public struct CSVReader {
         case .textAfterQuote: "unexpected text after a closing quote"
         case .tooManyFields: "more than \(CSVReader.mostFields) fields in one record: tagsh reads at most that many (a bank export has tens)"
         }
+        // A quote left open on an earlier line runs over the line ends to the next quote, which is where the error
+        // shows: the note names the line the field began on, where the mistake most likely is.
+        var notes: [String] = []
+        if let opened = error.opened, case let o = position(of: opened), o.line < p.line {
+            notes.append("note: the quoted field it closes began at line \(o.line), column \(o.column): a quote left open there "
+                         + "takes the line ends after it into the field")
+        }
         return Diagnostic(message, file: fileName, line: p.line, column: p.column,
-                          sourceLine: lineText(from: p.lineStart), span: (p.column - 1)..<p.column)
+                          sourceLine: lineText(from: p.lineStart), span: (p.column - 1)..<p.column, notes: notes)
     }
 }

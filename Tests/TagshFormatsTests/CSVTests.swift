@@ -145,6 +145,27 @@ struct CSVReadTests {
         }
     }
 
+    /// A quote left open runs over the line ends to the next quote, where the text after it is the error: the note
+    /// names the line and column the field began at. A quote closed on its own line gets no note.
+    @Test func textAfterAQuoteOpenedLinesBeforeNamesWhereItOpened() throws {
+        let text = "Date;Payee;Purpose;Amount\n02.01.2024;REWE;\"Einkauf 4711;-45,67\n03.01.2024;Miete;Januar;-1.234,56\n"
+            + "05.01.2024;\"Müller; Schmidt\";Rechnung;-89,90\n"
+        do throws(Diagnostic) {
+            _ = try LedgerDocument.read(Array(text.utf8), fileName: "open.csv", format: .csv, options: ReadOptions())
+            Issue.record("read without an error")
+        } catch {
+            #expect(error.message == "unexpected text after a closing quote" && error.line == 4 && error.column == 13)
+            #expect(error.notes == ["note: the quoted field it closes began at line 2, column 17: a quote left open there takes the line ends after it into the field"])
+        }
+        let closedOnItsLine = try fixture("text-after-quote.csv")
+        do throws(Diagnostic) {
+            _ = try LedgerDocument.read(closedOnItsLine, fileName: "t.csv", format: .csv, options: ReadOptions())
+            Issue.record("text-after-quote.csv read without an error")
+        } catch {
+            #expect(error.line == 2 && error.notes.isEmpty)
+        }
+    }
+
     /// Columns whose field is compared with the text the column gave last before it is looked up (currency,
     /// account, intent, category): each row keeps its own value when they change, by a byte, a case, a length
     /// (a category differing only in case is the same category).
