@@ -44,7 +44,7 @@ struct ParallelReadTests {
         "\(date(i)),\(merchants[i % 5]),-\(i % 97).\(10 + i % 89),\(tags[(i / 5) % 5]),\(i % 7 == 0 ? "Food" : ""),\(i % 11 == 0 ? "want" : "")"
     }
 
-    /// How many rows `file` makes of `row` (some 6,000): rows `early` and `late` are in its first and second halves.
+    /// How many rows `file` makes of `row` (9,445): rows `early` and `late` are in its first and second halves.
     static let rowCount: Int = {
         var size = 0, i = 0
         while size < threshold * 3 / 2 { size += row(i).utf8.count + 1; i += 1 }
