@@ -116,16 +116,35 @@ public struct Command: Sendable {
         public var name: String
         public var value: Value
         public var help: String
+        /// The one form an option goes with.
+        public enum Form: Sendable, Equatable {
+            /// The form that begins with this keyword (`new`: `category new`).
+            case keyword(String)
+            /// The command with no words but its options (`apply --all`, `rules --json`).
+            case alone
+            /// Every form that does not begin with a keyword (`tags [NAME] --limit N`, not `tags rename`).
+            case withoutKeyword
+        }
 
-        public init(_ name: String, _ value: Value, _ help: String) {
+        /// The one form the option goes with; nil: every form. Given with another form, the option is refused
+        /// before the command runs, not ignored.
+        public var form: Form?
+
+        public init(_ name: String, _ value: Value, _ help: String, form: Form? = nil) {
             self.name = name
             self.value = value
             self.help = help
+            self.form = form
         }
 
         /// A flag: `--json`.
-        public init(_ name: String, _ help: String) {
-            self.init(name, .flag, help)
+        public init(_ name: String, _ help: String, form: Form? = nil) {
+            self.init(name, .flag, help, form: form)
+        }
+
+        /// The help line: `with new: #rrggbb or a colour name`.
+        public var helpLine: String {
+            if case .keyword(let k) = form { "with \(k): " + help } else { help }
         }
 
         /// `--limit N`, `--json`.
@@ -166,7 +185,12 @@ public struct Command: Sendable {
         var parts: [String] = []
         if !formText.isEmpty {
             let joined = formText.joined(separator: " | ")
-            parts.append(formText.count > 1 && !options.isEmpty ? "(" + joined + ")" : joined)
+            // A form with no words makes the others optional: `rules [check]`, `columns [set [MAP]]`.
+            if forms.contains(where: \.isEmpty) {
+                parts.append("[" + joined + "]")
+            } else {
+                parts.append(formText.count > 1 && !options.isEmpty ? "(" + joined + ")" : joined)
+            }
         }
         parts += options.map { "[" + $0.label + "]" }
         return parts.joined(separator: " ")
@@ -174,12 +198,42 @@ public struct Command: Sendable {
 
     public var synopsis: String { usage.isEmpty ? name : name + " " + usage }
 
-    /// One line per form, for `help COMMAND`: `apply [RULE...] [--all]`, `apply QUERY => ACTION, ... [--all]`.
+    /// One line per form, for `help COMMAND`, each with the options it takes: `category new NAME [--color C] [--icon I]`,
+    /// `category delete NAME [--reassign OTHER|none]`.
     public var synopsisLines: [String] {
-        let opts = options.map { " [" + $0.label + "]" }.joined()
-        return forms.map { form in
+        forms.map { form in
             let words = form.map(\.synopsis).joined(separator: " ")
+            let keyword: String? = if case .keyword(let k) = form.first { k } else { nil }
+            // A form that can be empty (`apply [RULE...]`) is the one `.alone` options go with.
+            let canBeEmpty = form.allSatisfy { if case .optional = $0 { true } else { false } }
+            let opts = options.filter { o in
+                switch o.form {
+                case nil: true
+                case .keyword(let k): k == keyword
+                case .alone: canBeEmpty
+                case .withoutKeyword: keyword == nil
+                }
+            }.map { " [" + $0.label + "]" }.joined()
             return name + (words.isEmpty ? "" : " " + words) + opts
+        }
+    }
+
+    /// The keywords that begin a form (`new`, `delete`, `rename` for `category`).
+    public var formKeywords: [String] {
+        forms.compactMap { if case .keyword(let k) = $0.first { k } else { nil } }
+    }
+
+    /// The options that go with the form a line's first word begins (`category new`: --color, --icon; every option
+    /// while that word is not there yet).
+    public func options(forFirstWord word: String?) -> [Option] {
+        guard let word = word?.lowercased() else { return options }
+        return options.filter { o in
+            switch o.form {
+            case nil: true
+            case .keyword(let k): k == word
+            case .alone: false
+            case .withoutKeyword: !formKeywords.contains(word)
+            }
         }
     }
 }

@@ -257,8 +257,6 @@ public struct Completer {
             case .integer, .text: return offer([])
             }
         }
-        if current.hasPrefix("--") { return offer(matching(current, command.options.map { "--" + $0.name })) }
-
         // The words the command's forms expect here, derived from its declaration.
         var positional: [String] = []
         var skipValue = false
@@ -270,6 +268,8 @@ public struct Completer {
             }
             positional.append(a)
         }
+        // The options of the form begun (`category new X --` offers --color and --icon, not --reassign).
+        if current.hasPrefix("--") { return offer(matching(current, command.options(forFirstWord: positional.first).map { "--" + $0.name })) }
         var found = CompletionWords([])
         var seen = Set<String>()
         let expected = command.forms.flatMap { Grammar.expected($0, words: positional) }

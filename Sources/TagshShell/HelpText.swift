@@ -27,7 +27,7 @@ enum HelpText {
             out += "\n" + style.bold("options:") + "\n"
             let labels = c.options.map(\.label)
             let width = labels.map(\.count).max() ?? 0
-            for (label, o) in zip(labels, c.options) { out += "  " + TextSafety.pad(label, width) + "  " + o.help + "\n" }
+            for (label, o) in zip(labels, c.options) { out += "  " + TextSafety.pad(label, width) + "  " + o.helpLine + "\n" }
         }
         if !c.examples.isEmpty {
             out += "\n" + style.bold("examples:") + "\n"

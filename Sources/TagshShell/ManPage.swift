@@ -91,14 +91,17 @@ public enum ManPage {
         for group in Command.Group.allCases {
             out += ".SS \(roff(group.rawValue))\n"
             for c in registry.commands where c.group == group {
-                out += ".TP\n.B \(roff(c.name))"
-                if !c.usage.isEmpty { out += " \\fI" + roff(c.usage) + "\\fR" }
-                out += "\n" + roff(c.summary) + "."
+                // One tag line per form, each with the options it takes, as `help COMMAND` shows them.
+                for (i, line) in c.synopsisLines.enumerated() {
+                    let words = line.dropFirst(c.name.count).drop { $0 == " " }
+                    out += (i == 0 ? ".TP" : ".TQ") + "\n.B \(roff(c.name))" + (words.isEmpty ? "" : " \\fI" + roff(String(words)) + "\\fR") + "\n"
+                }
+                out += roff(c.summary) + "."
                 if !c.details.isEmpty { out += "\n" + roff(c.details) }
                 if !c.aliases.isEmpty { out += "\nAlias: " + roff(c.aliases.joined(separator: ", ")) + "." }
                 for o in c.options {
                     let value = o.value.placeholder.map { " \\fI" + roff($0) + "\\fR" } ?? ""
-                    out += "\n.RS\n.TP\n.B \\-\\-" + roff(o.name) + value + "\n" + roff(o.help) + "\n.RE"
+                    out += "\n.RS\n.TP\n.B \\-\\-" + roff(o.name) + value + "\n" + roff(o.helpLine) + "\n.RE"
                 }
                 if !c.examples.isEmpty {
                     out += "\n.RS\nExamples:\n.nf\n" + c.examples.map { roff($0) }.joined(separator: "\n") + "\n.fi\n.RE"

@@ -627,6 +627,8 @@ public final class Session {
         var inv = Invocation(session: self, command: command, line: line, nameWord: nameWord, words: [])
         var i = 0
         var optionsDone = false
+        // Options that go with one form, and where they were given (the option and its value).
+        var formBound: [(option: Command.Option, span: Range<Int>)] = []
         while i < words.count {
             let w = words[i]
             if !optionsDone, w.raw == "--" { optionsDone = true; i += 1; continue }
@@ -645,6 +647,7 @@ public final class Session {
                 if option.value == .flag {
                     if inlineValue != nil { throw .usage("--\(name) takes no value", span: w.span) }
                     inv.flags.insert(name)
+                    if option.form != nil { formBound.append((option, w.span)) }
                 } else {
                     let value: Word
                     if let inlineValue {
@@ -658,11 +661,27 @@ public final class Session {
                     }
                     try check(value, for: option)
                     inv.values[name] = value
+                    if option.form != nil { formBound.append((option, w.span.lowerBound..<max(w.span.upperBound, value.span.upperBound))) }
                 }
             } else {
                 inv.words.append(w)
             }
             i += 1
+        }
+        // An option given with a form it does not go with is refused, not ignored (`category 1 Food --color red`
+        // changed the transaction and left Food's colour as it was; `columns --date-format X` listed the columns).
+        let first = inv.words.first?.text.lowercased()
+        let firstForm = first.flatMap { command.formKeywords.contains($0) ? "`\(command.name) \($0)`" : nil }
+        for (option, span) in formBound {
+            switch option.form {
+            case .keyword(let k) where k != first:
+                throw .usage("--\(option.name) goes with `\(command.name) \(k)`" + (firstForm.map { ", not " + $0 } ?? ""), span: span)
+            case .alone where !inv.words.isEmpty:
+                throw .usage("--\(option.name) goes with `\(command.name)` alone" + (firstForm.map { ", not " + $0 } ?? ""), span: span)
+            case .withoutKeyword where firstForm != nil:
+                throw .usage("--\(option.name) does not go with \(firstForm ?? "")", span: span)
+            default: break
+            }
         }
         return inv
     }

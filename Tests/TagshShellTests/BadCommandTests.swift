@@ -91,31 +91,6 @@ struct BadCommandTests {
 
     /// `apply` alone twice: the second says the preview was applied already, not that nothing was previewed;
     /// a new preview, or a file opened, forgets it.
-    /// An option a form of `category` does not take is refused with the form it goes with, and changes nothing (the
-    /// colour given with a transaction's category was ignored, the transaction changed).
-    @Test func categoryOptionsOfAnotherFormAreRefused() throws {
-        let sink = BufferSink()
-        let session = Session(sink: sink)
-        session.sourcesSidecar = false
-        session.openDemo()
-        try #require(session.execute("category new Fitness") == .ok)
-        let ledger = try #require(session.ledger)
-        for (line, message) in [("category 1 Food --color red", "error: --color goes with `category new`"),
-                                ("category 1 Fitness --icon x", "error: --icon goes with `category new`"),
-                                ("category 1 none --reassign Food", "error: --reassign goes with `category delete`"),
-                                ("category delete Fitness --color red", "error: --color goes with `category new`, not `category delete`"),
-                                ("category rename Fitness Gym --icon x", "error: --icon goes with `category new`, not `category rename`"),
-                                ("category new Snacks --reassign Food", "error: --reassign goes with `category delete`, not `category new`")] {
-            sink.reset()
-            #expect(session.execute(line) != .ok, "\(line)")
-            #expect(sink.err.hasPrefix(message + "\n"), "\(line): \(sink.err)")
-            let now = try #require(session.ledger)
-            #expect(now.category == ledger.category && now.categories.liveIDs.map { now.categories[$0] } == ledger.categories.liveIDs.map { ledger.categories[$0] },
-                    "\(line) changed something")
-        }
-        #expect(session.execute("category new Fitness --color red") == .ok && session.execute("category 1 Fitness") == .ok)
-    }
-
     @Test func applyAloneAgainSaysThePreviewWasApplied() {
         let sink = BufferSink()
         let session = Session(sink: sink)

@@ -39,6 +39,78 @@ struct DeclarationTests {
         }
         #expect(command.forms.contains { Grammar.accepts($0, words: positional) },
                 "`\(example)` does not fit: \(command.synopsis)")
+        // Its options go with the form it is (`category new X --color red`, not `category 1 X --color red`).
+        var lexed = try Session.joiningBraces(Lexer.words(in: example), line: example)
+        if let cut = lexed.firstIndex(where: { $0.raw == ">" }) { lexed = Array(lexed[..<cut]) }
+        let session = Session(sink: BufferSink())
+        #expect(throws: Never.self, "`\(example)`") {
+            try session.parseOptions(Array(lexed.dropFirst()), for: command, line: example, nameWord: lexed[0])
+        }
+    }
+
+    /// An option that goes with one form is refused with any other before the command runs, naming the form it goes
+    /// with, and nothing changes (`category 1 Food --color red` changed transaction 1 and left Food's colour as it was;
+    /// `columns --date-format X` listed the columns; `apply suggestions --all` applied the suggestions). Every option
+    /// declared with a form has a line here.
+    static let otherForms: [(command: String, option: String, line: String, message: String)] = [
+        ("category", "color", "category 1 Food --color red", "--color goes with `category new`"),
+        ("category", "icon", "category 1 Fitness --icon x", "--icon goes with `category new`"),
+        ("category", "reassign", "category 1 none --reassign Food", "--reassign goes with `category delete`"),
+        ("category", "color", "category delete Fitness --color red", "--color goes with `category new`, not `category delete`"),
+        ("category", "icon", "category rename Fitness Gym --icon x", "--icon goes with `category new`, not `category rename`"),
+        ("category", "reassign", "category new Snacks --reassign Food", "--reassign goes with `category delete`, not `category new`"),
+        ("columns", "date-format", "columns --date-format %d/%m/%Y", "--date-format goes with `columns set`"),
+        ("preview", "min-confidence", "preview desc:rewe => +x --min-confidence 0.5", "--min-confidence goes with `preview suggestions`"),
+        ("preview", "fields", "preview gym --fields category", "--fields goes with `preview suggestions`"),
+        ("apply", "min-confidence", "apply desc:rewe => +x --min-confidence 0.5", "--min-confidence goes with `apply suggestions`"),
+        ("apply", "fields", "apply gym --fields category", "--fields goes with `apply suggestions`"),
+        ("apply", "all", "apply suggestions --all", "--all goes with `apply` alone, not `apply suggestions`"),
+        ("apply", "all", "apply desc:rewe => +x --all", "--all goes with `apply` alone"),
+        ("rules", "json", "rules check --json", "--json goes with `rules` alone, not `rules check`"),
+        ("rules", "csv", "rules check --csv", "--csv goes with `rules` alone, not `rules check`"),
+        ("tags", "limit", "tags rename coffee cafe --limit 3", "--limit does not go with `tags rename`"),
+        ("tags", "json", "tags delete coffee --json", "--json does not go with `tags delete`"),
+        ("tags", "csv", "tags delete coffee --csv", "--csv does not go with `tags delete`"),
+        ("suggest", "backtest", "suggest rules --backtest", "--backtest does not go with `suggest rules`"),
+    ]
+
+    @Test func optionsOfAnotherFormAreRefused() throws {
+        let declared = CommandRegistry.standard.commands.flatMap { c in c.options.filter { $0.form != nil }.map { c.name + " --" + $0.name } }
+        #expect(Set(declared) == Set(Self.otherForms.map { $0.command + " --" + $0.option }), "an option with a form has no line here")
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.sourcesSidecar = false
+        session.openDemo()
+        for line in ["category new Fitness", "rule gym desc:gym => category Fitness"] { try #require(session.execute(line) == .ok) }
+        let version = session.ledgerVersion
+        let categories = try #require(session.ledger).categories.liveIDs.map { try #require(session.ledger).categories[$0] }
+        for (_, option, line, message) in Self.otherForms {
+            sink.reset()
+            #expect(session.execute(line) == .failed(1), "\(line)")
+            #expect(sink.err.contains("error: " + message + "\n"), "\(line): \(sink.err)")
+            // The caret is under the option.
+            let column = try #require(line.range(of: "--" + option)).lowerBound.utf16Offset(in: line)
+            #expect(sink.err.contains("\n" + String(repeating: " ", count: column + 2) + "^"), "\(line): \(sink.err)")
+            let now = try #require(session.ledger)
+            #expect(session.ledgerVersion == version && now.categories.liveIDs.map { now.categories[$0] } == categories, "\(line) changed something")
+        }
+        // With their own forms they are taken.
+        for line in ["category new Fitness --color red --icon F", "apply --all", "category 1 Fitness", "category delete Fitness --reassign Food",
+                     "preview suggestions --min-confidence 0.9 --fields category", "rules --json", "rules --csv",
+                     "tags coffee --limit 1", "tags --json", "tags --csv", "suggest --backtest desc:rewe"] {
+            #expect(session.execute(line) == .ok, "\(line): \(sink.err)")
+        }
+    }
+
+    /// Tab offers the options of the form begun, and every option before the form's first word.
+    @Test(arguments: [
+        ("category new Pets --", ["--color", "--icon"]), ("category delete Pets --", ["--reassign"]), ("category 1 Food --", []),
+        ("category --", ["--color", "--icon", "--reassign"]), ("apply coffee --", []), ("apply --", ["--all", "--min-confidence", "--fields"]),
+        ("apply suggestions --", ["--min-confidence", "--fields"]), ("tags rename a b --", []), ("tags coffee --", ["--limit", "--json", "--csv"]),
+    ])
+    func tabOffersTheOptionsOfTheForm(_ line: String, _ options: [String]) {
+        let completer = Completer(data: { CompletionData() }, listDirectory: { _ in [] })
+        #expect(completer.complete(line).candidates.sorted() == options.sorted(), "\(line)")
     }
 
     static let choiceOptions: [(String, String, [String])] = CommandRegistry.standard.commands.flatMap { c in
@@ -62,8 +134,14 @@ struct DeclarationTests {
         let sink = BufferSink()
         let session = Session(sink: sink)
         session.execute("help category")
-        #expect(sink.out.contains("usage: category TARGET NAME|none [--color C]"))
-        #expect(sink.out.contains("       category rename NAME NEW [--color C]"))
+        // Each with the options it takes.
+        #expect(sink.out.contains("""
+            usage: category TARGET NAME|none
+                   category new NAME [--color C] [--icon I]
+                   category delete NAME [--reassign OTHER|none]
+                   category rename NAME NEW
+
+            """), "\(sink.out)")
     }
 
     @Test(arguments: [

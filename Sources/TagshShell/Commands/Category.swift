@@ -18,9 +18,9 @@ extension Commands {
             (an `account` or `open` line) beside the file's other declarations.
             """,
         options: [
-            .init("color", .color, "with new: #rrggbb or a colour name"),
-            .init("icon", .text("I"), "with new: one character shown before the name"),
-            .init("reassign", .category, "with delete: move its transactions to OTHER (or none)"),
+            .init("color", .color, "#rrggbb or a colour name", form: .keyword("new")),
+            .init("icon", .text("I"), "one character shown before the name", form: .keyword("new")),
+            .init("reassign", .category, "move its transactions to OTHER (or none)", form: .keyword("delete")),
         ],
         examples: ["category 412 Groceries", "category @ none", "category new Coffee --color #6f4e37 --icon ☕",
                    "category rename Coffee Cafes", "category delete Cafes --reassign Food"]
@@ -28,14 +28,6 @@ extension Commands {
         let ledger = try inv.requireLedger()
         guard let first = inv.words.first else { throw .usage("usage: category \(inv.command.usage)", span: nil) }
         let form = first.text.lowercased()
-        // An option the form does not take is refused, not ignored (`category 1 Food --color red` changed the
-        // transaction and left Food's colour as it was, saying nothing).
-        for (option, goesWith) in [("color", "new"), ("icon", "new"), ("reassign", "delete")] where goesWith != form {
-            if let v = inv.values[option] {
-                throw .usage("--\(option) goes with `category \(goesWith)`" + (["new", "delete", "rename"].contains(form) ? ", not `category \(form)`" : ""),
-                             span: v.span)
-            }
-        }
         switch form {
         case "new": try categoryNew(&inv, ledger)
         case "delete": try categoryDelete(&inv, ledger)

@@ -16,7 +16,7 @@ extension Commands {
             (in $XDG_CONFIG_HOME/tagsh/columns) for the next file with the same header, such as next month's export. \
             --date-format, given with `columns set`, is kept the same way. With unsaved changes, save first.
             """,
-        options: [.init("date-format", .dateFormat, "with set: how dates are written, e.g. %d/%m/%Y or %d %b %Y")],
+        options: [.init("date-format", .dateFormat, "how dates are written, e.g. %d/%m/%Y or %d %b %Y", form: .keyword("set"))],
         examples: ["columns", "columns set date=1,description=5,amount=2"]
     ) { (inv: inout Invocation) throws(ShellError) in
         let session = inv.session

@@ -17,8 +17,8 @@ extension Commands {
             transactions holding any of them (each once).
             """,
         options: [
-            .init("limit", .integer("N", 1...Int.max), "show the N most used tags and fold the rest into one row"),
-            .init("json", "one JSON object per tag"), .init("csv", "CSV with a header line"),
+            .init("limit", .integer("N", 1...Int.max), "show the N most used tags and fold the rest into one row", form: .withoutKeyword),
+            .init("json", "one JSON object per tag", form: .withoutKeyword), .init("csv", "CSV with a header line", form: .withoutKeyword),
         ],
         examples: ["tags", "tags trip", "tags '/^trip[/:]/'", "tags --limit 10", "tags rename cofee coffee", "tags delete old-tag"]
     ) { (inv: inout Invocation) throws(ShellError) in

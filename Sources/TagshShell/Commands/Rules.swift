@@ -80,7 +80,7 @@ extension Commands {
     }
 
     static let rules: Command = Command(
-        name: "rules", group: .rules, forms: [[.optional([.keyword("check")])]],
+        name: "rules", group: .rules, forms: [[], [.keyword("check")]],
         summary: "list the rules with their match counts, or check them for problems",
         details: """
             `rules check` reports rules that match nothing, rules fully shadowed by an earlier rule (it matches \
@@ -88,8 +88,8 @@ extension Commands {
             which two rules set different values.
             """,
         options: [
-            .init("json", "one JSON object per rule: name, query, actions and matches"),
-            .init("csv", "CSV with a header line: rule, matches, query, actions"),
+            .init("json", "one JSON object per rule: name, query, actions and matches", form: .alone),
+            .init("csv", "CSV with a header line: rule, matches, query, actions", form: .alone),
         ],
         examples: ["rules", "rules check", "rules --json"]
     ) { (inv: inout Invocation) throws(ShellError) in
@@ -149,8 +149,8 @@ extension Commands {
             replaced) and tags added.
             """,
         options: [.init("limit", .integer("N", 0...Int.max), "show N changed transactions"), .init("all", "show every changed transaction"),
-                  .init("min-confidence", .text("P"), "suggestions: the lowest confidence accepted (0-1)"),
-                  .init("fields", .text("LIST"), "suggestions: which of intent,category,tags")],
+                  .init("min-confidence", .text("P"), "the lowest confidence accepted (0-1)", form: .keyword("suggestions")),
+                  .init("fields", .text("LIST"), "which of intent,category,tags", form: .keyword("suggestions"))],
         examples: ["preview coffee", "preview coffee groceries", "preview desc:uber => category Transport, +ride",
                    "preview suggestions", "preview suggestions date:2025 --min-confidence 0.9 --fields category"]
     ) { (inv: inout Invocation) throws(ShellError) in
@@ -180,9 +180,9 @@ extension Commands {
             exceed max-tags, nothing is applied. `apply suggestions [QUERY]` accepts every suggestion at or \
             above --min-confidence (default: suggest-threshold) for --fields, as one step.
             """,
-        options: [.init("all", "apply every rule, in definition order"),
-                  .init("min-confidence", .text("P"), "suggestions: the lowest confidence accepted (0-1)"),
-                  .init("fields", .text("LIST"), "suggestions: which of intent,category,tags")],
+        options: [.init("all", "apply every rule, in definition order", form: .alone),
+                  .init("min-confidence", .text("P"), "the lowest confidence accepted (0-1)", form: .keyword("suggestions")),
+                  .init("fields", .text("LIST"), "which of intent,category,tags", form: .keyword("suggestions"))],
         examples: ["apply", "apply coffee", "apply --all", "apply desc:uber => category Transport",
                    "apply suggestions --min-confidence 0.9"]
     ) { (inv: inout Invocation) throws(ShellError) in
@@ -213,7 +213,6 @@ extension Commands {
             return
         }
         if inv.flag("all") {
-            try inv.expectAtMost(0)
             guard !session.rules.isEmpty else { throw .failed("there are no rules to apply") }
             rules = session.rules
         } else if inv.words.isEmpty {

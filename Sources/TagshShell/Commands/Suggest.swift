@@ -25,7 +25,7 @@ extension Commands {
             `rule` commands ready to run. Ctrl-C stops a long `suggest rules` (it says `interrupted`).
             """,
         options: [.init("backtest", .flag, "replay the annotated transactions in date order, each suggested from the ones before it, "
-                        + "and print coverage and accuracy per field at several thresholds")],
+                        + "and print coverage and accuracy per field at several thresholds", form: .withoutKeyword)],
         examples: ["suggest 412", "suggest rules", "suggest rules date:2025", "suggest --backtest", "suggest --backtest date:2025"]
     ) { (inv: inout Invocation) throws(ShellError) in
         guard var ledger = inv.session.ledger else { throw .noLedger }

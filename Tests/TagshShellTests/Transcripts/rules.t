@@ -233,6 +233,6 @@ deleted rule groc2
 $ rule delete groc3
 deleted rule groc3
 $ apply --all extra
-error: unexpected 'extra'; usage: apply ([RULE...] | QUERY => ACTION, ... | suggestions [QUERY]) [--all] [--min-confidence P] [--fields LIST]
+error: --all goes with `apply` alone
   apply --all extra
-              ^^^^^
+        ^^^^^
