@@ -308,6 +308,22 @@ enum CSVWriter {
         out.append(0x22)
     }
 
+    /// Why a Windows-1252 file cannot hold a text, or nil when it can.
+    static func windows1252Refusal(_ text: String, row: Int?) -> String? {
+        if case .failure(let f) = TextEncoding.windows1252(from: text) { windows1252Refusal(f, row: row) } else { nil }
+    }
+
+    static func windows1252Refusal(_ f: TextEncoding.EncodingFailure, row: Int?) -> String {
+        "\(row.map { "transaction \($0 + 1): " } ?? "")the file is Windows-1252, which cannot hold '\(f.character)' "
+            + "(U+\(f.character.unicodeScalars.first.map { hex4($0.value) } ?? "?"))"
+    }
+
+    /// A code point as Unicode writes it: at least four hex digits (0142, 1F600).
+    static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// A field's bytes in the file's encoding, quoted when it must be (or when
     /// the record quotes every field). A character Windows-1252 cannot hold is refused.
     static func field(_ text: String, _ layout: CSVLayout, quoteAll: Bool, row: Int?) throws(Diagnostic) -> [UInt8] {
@@ -316,9 +332,7 @@ enum CSVWriter {
         if layout.encoding == .windows1252 {
             switch TextEncoding.windows1252(from: text) {
             case .success(let bytes): utf8 = bytes
-            case .failure(let f):
-                throw Diagnostic("\(row.map { "transaction \($0 + 1): " } ?? "")the file is Windows-1252, which cannot hold '\(f.character)' "
-                                 + "(U+\(f.character.unicodeScalars.first.map { String($0.value, radix: 16, uppercase: true) } ?? "?"))")
+            case .failure(let f): throw Diagnostic(windows1252Refusal(f, row: row))
             }
         }
         let needs = quoteAll || utf8.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }

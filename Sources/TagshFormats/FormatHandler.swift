@@ -59,6 +59,35 @@ struct CSVHandler: FormatHandler {
         return LoadedLedger(ledger: ledger, document: LedgerDocument(format: .csv, bytes: bytes, layout: .csv(layout)), skipped: skipped)
     }
 
+    /// What a Windows-1252 file cannot hold: a note, tag or category with a character outside it (`→`, `☕`) is
+    /// refused when the command runs, not at save after later steps.
+    func refusal(_ document: LedgerDocument, changes: ChangeSet, in ledger: Ledger) -> String? {
+        guard case .csv(let layout) = document.layout, layout.encoding == .windows1252 else { return nil }
+        var notes = SeenIDs(count: ledger.notes.count, looks: changes.count)
+        var sets = SeenIDs(count: ledger.tagSets.count, looks: changes.count)
+        var categories = SeenIDs(count: Int(ledger.categories.ids.upperBound), looks: changes.count)
+        for k in 0..<changes.count where changes.after[k] != 0 {
+            let value = changes.after[k]
+            let texts: [String]
+            switch changes.fields[k] {
+            case .note: guard notes.insert(value) else { continue }; texts = [ledger.notes[value]]
+            case .tags: guard sets.insert(value) else { continue }; texts = ledger.tagSets[value].map { ledger.tags[$0] }
+            case .category: guard categories.insert(value) else { continue }; texts = [ledger.categories[value].name]
+            case .intent: continue
+            }
+            for text in texts {
+                if let why = CSVWriter.windows1252Refusal(text, row: Int(changes.rows[k])) { return why }
+            }
+        }
+        // A category renamed: its name is written in every transaction that has it.
+        for case .setCategory(let id, let before, let after) in changes.tableChanges where after.name != before.name {
+            if let why = CSVWriter.windows1252Refusal(after.name, row: nil), let row = ledger.category.firstIndex(of: id) {
+                return "transaction \(row + 1) is in \(before.name): " + why
+            }
+        }
+        return nil
+    }
+
     func render(_ document: LedgerDocument, ledger: Ledger, changedRows: [Int], categoryChanged: Set<Int>?) throws(Diagnostic)
         -> LedgerDocument.Rendered
     {

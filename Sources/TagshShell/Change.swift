@@ -108,6 +108,8 @@ extension Session {
         guard !changes.isEmpty else { return nil }
         if files.count == 1, let f = files.first { return f.document.refusal(changes, in: current) }
         var byFile = [ChangeSet](repeating: ChangeSet(), count: files.count)
+        // A category renamed is renamed in every file.
+        for t in changes.tableChanges { for i in byFile.indices { byFile[i].record(t) } }
         for k in 0..<changes.count {
             guard let i = fileIndex(ofRow: Int(changes.rows[k])) else { continue }
             byFile[i].record(row: Int(changes.rows[k]), field: changes.fields[k], before: changes.before[k], after: changes.after[k])

@@ -125,7 +125,7 @@ public enum ManPage {
             A posting with a cost (\\fB10.00 EUR @ $1.10\\fR, \\fB@@ $11.50\\fR; in beancount a lot's \\fB{105.30 EUR}\\fR first) weighs its cost in an elided amount, as hledger and bean-check weigh it.
             A balance assignment (\\fBAssets:Checking  = $900.00\\fR, no amount) is the amount that brings the account there, worked out in file order, as ledger does.
             In beancount, tags are \\fB#tags\\fR and intent and note are metadata.
-            What a file cannot hold (a beancount tag with \\fB:\\fR, a tag from \\fBpushtag\\fR) is refused when the command runs.
+            What a file cannot hold (a beancount tag with \\fB:\\fR, a tag from \\fBpushtag\\fR, a character a Windows\\-1252 CSV file has no byte for) is refused when the command runs.
             .SH FILES
             .TP
             .I LEDGER.tagsh

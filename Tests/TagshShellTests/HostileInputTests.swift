@@ -76,12 +76,44 @@ struct HostileFileTests {
         #expect(saved.starts(with: Array(try Data(contentsOf: fixtureFolder.appendingPathComponent("windows1252.csv"))).prefix(60)))
         let expectedTail: [UInt8] = Array(";Kaffee f".utf8) + [0xFC] + Array("r 2 ".utf8) + [0x80] + [0x0D, 0x0A]
         #expect(Array(saved.suffix(expectedTail.count)) == expectedTail)
-        // A character Windows-1252 cannot hold is refused, naming the transaction; the file stays as saved.
+        // A character Windows-1252 cannot hold is refused, naming the transaction (when the command runs:
+        // whatWindows1252CannotHoldIsRefusedWhenTheCommandRuns); the file stays as saved.
         sink.reset()
-        s.execute("note 1 'emoji ☕'")
-        #expect(s.execute("save") != .ok)
+        #expect(s.execute("note 1 'emoji ☕'") != .ok)
         #expect(sink.err.contains("transaction 1: the file is Windows-1252, which cannot hold '☕'"))
+        #expect(s.execute("save") == .ok)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == saved)
+    }
+
+    /// What a Windows-1252 file cannot hold is refused when the command runs, as the journal and beancount
+    /// refusals are, not at save after later steps (`note 4 "a → b"` was accepted and only `save` refused it):
+    /// a note, a tag, a category given to a transaction, a category in use renamed. Nothing changes, and the
+    /// save after them is byte-identical. A category no transaction has yet may be called anything.
+    @Test func whatWindows1252CannotHoldIsRefusedWhenTheCommandRuns() throws {
+        let (dir, path, sink, s) = try session("windows1252.csv")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(s.execute("open \(path)") == .ok)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(s.execute("category new 'Café → Bar'") == .ok, "\(sink.err)")
+        #expect(s.execute("category new Pubs") == .ok && s.execute("category 2 Pubs") == .ok, "\(sink.err)")
+        #expect(s.execute("undo") == .ok)
+        let before = try #require(s.ledger)
+        for (line, message) in [("note 1 'a → b'", "transaction 1: the file is Windows-1252, which cannot hold '→' (U+2192)"),
+                                ("tag 1-2 +ok +łódź", "transaction 1: the file is Windows-1252, which cannot hold 'ł' (U+0142)"),
+                                ("category 2 'Café → Bar'", "transaction 2: the file is Windows-1252, which cannot hold '→' (U+2192)")] {
+            sink.reset()
+            #expect(s.execute(line) != .ok, "\(line)")
+            #expect(sink.err.contains("error: " + message + "\n"), "\(line): \(sink.err)")
+            let now = try #require(s.ledger)
+            #expect(now.note == before.note && now.tagSet == before.tagSet && now.category == before.category, "\(line) changed something")
+        }
+        #expect(s.execute("category 2 Pubs") == .ok)
+        sink.reset()
+        #expect(s.execute("category rename Pubs 'Pubs → Bars'") != .ok)
+        #expect(sink.err.contains("error: transaction 2 is in Pubs: the file is Windows-1252, which cannot hold '→' (U+2192)\n"), "\(sink.err)")
+        #expect(s.execute("category rename Pubs 'Pubs & Bars €'") == .ok, "\(sink.err)")
+        #expect(s.execute("undo 2") == .ok && s.execute("save") == .ok, "\(sink.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
     }
 
     @Test func unchangedWindows1252SaveIsByteIdentical() throws {
