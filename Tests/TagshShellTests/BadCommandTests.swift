@@ -91,6 +91,29 @@ struct BadCommandTests {
 
     /// `apply` alone twice: the second says the preview was applied already, not that nothing was previewed;
     /// a new preview, or a file opened, forgets it.
+    /// A new tag one slip from a tag the ledger has gets a "did you mean" after the step, and is kept (a new tag is
+    /// often meant: `undo` takes it back); a tag the ledger has (in any case), a name that differs only in its digits,
+    /// and a name far from every tag get none. (`+cofee` beside coffee was taken silently.)
+    @Test(arguments: [("tag 2 +cofee", "coffee"), ("tag 2 +grocereis", "groceries"), ("tag 2 +wrok", "work"),
+                      ("tag 2 +trip/lisbn", "trip/lisbon"), ("tag 2 +Coffee", nil), ("tag 2 +work2", nil),
+                      ("tag 2 +trip/rome2", nil), ("tag 2 +brand-new", nil), ("tag 2 +tx", nil), ("tag 2 +cars", nil)] as [(String, String?)])
+    func aNewTagOneSlipFromAnotherGetsADidYouMean(_ line: String, _ near: String?) throws {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        // `cars`, one from the demo's `car`, is a tag the ledger has from here on.
+        #expect(session.execute("tag 3 +cars") == .ok && sink.err.contains("did you mean 'car'?"))
+        sink.reset()
+        #expect(session.execute(line) == .ok, "\(sink.err)")
+        let typed = String(line.split(separator: "+").last ?? "")
+        #expect(session.ledger?.transaction(1).tags.contains { $0.lowercased() == typed.lowercased() } == true, "\(line): not tagged")
+        if let near {
+            #expect(sink.err.hasSuffix("note: '\(typed)' is a new tag: did you mean '\(near)'? (`undo` takes this step back)\n"), "\(line): \(sink.err)")
+        } else {
+            #expect(!sink.err.contains("did you mean"), "\(line): \(sink.err)")
+        }
+    }
+
     @Test func applyAloneAgainSaysThePreviewWasApplied() {
         let sink = BufferSink()
         let session = Session(sink: sink)

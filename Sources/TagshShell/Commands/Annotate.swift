@@ -10,7 +10,8 @@ extension Commands {
             or {QUERY}: every transaction the query matches ({uber eats}, {tag:none amt:<-100}). When @ is a \
             listing cut by --limit, the summary says how many its query matched and how to take them all. \
             +NAME adds a tag (created if new), -NAME removes one. Tags compare ignoring case: adding one a \
-            transaction already has is a no-op. A typed name is 1 to 64 letters, digits and - _ / . : \
+            transaction already has is a no-op. A new tag one slip from a tag the ledger has (+cofee beside \
+            coffee) is taken, and a note after the step asks whether that one was meant. A typed name is 1 to 64 letters, digits and - _ / . : \
             (/ makes a hierarchy, : a value, as in hledger). If any transaction would hold more than \
             max-tags tags (`set max-tags N`), the whole command fails and names them.
             """,
@@ -28,6 +29,12 @@ extension Commands {
             if sign == "+" { adds.append(name) } else { removes.append(name) }
         }
         let session = inv.session
+        // A tag new to the ledger one slip from one it has (`+cofee` beside coffee) is likely that one mistyped: said
+        // after the step, not refused (a new tag is often meant). Worked out before the tables grow.
+        func slipsOf(_ tags: StringTable) -> [(typed: String, near: String)] {
+            adds.compactMap { name in tags.id(of: name) == nil ? tagNear(name, in: tags).map { (name, $0) } : nil }
+        }
+        let slips = slipsOf(try inv.requireLedger().tags)
         let column = try inv.requireLedger().tagSet
         let maxTags = session.settings.maxTags
         // (Asked first, as `tags rename` does: a change refused after the names were interned would leave their
@@ -82,6 +89,9 @@ extension Commands {
         }
         let what = (adds.map { "+" + $0 } + removes.map { "-" + $0 }).joined(separator: " ")
         try inv.reportCommit(Change(ledger: changes, tables: try inv.requireLedger()), summary: "tag \(what)")
+        for (typed, near) in slips {
+            inv.out.note("note: '\(TextSafety.sanitize(typed))' is a new tag: did you mean '\(TextSafety.sanitize(near))'? (`undo` takes this step back)")
+        }
     }
 
     static let intent: Command = Command(
@@ -131,6 +141,49 @@ extension Commands {
         working.notes = notes
         try inv.reportCommit(Change(ledger: changes, tables: working), summary: text.isEmpty ? "note cleared" : "note set")
     }
+}
+
+/// The existing tag a new one is most likely a slip of: one edit away (a swap of neighbours, a character left out,
+/// changed or added), nil for names under three characters. Names that differ only in their digits (`trip-2025`
+/// beside `trip-2024`) are other tags, not slips. The names one edit away are looked up, some hundreds of them,
+/// rather than every tag measured: a ledger may hold hundreds of thousands of tags.
+func tagNear(_ typed: String, in tags: StringTable) -> String? {
+    let t = Array(typed.lowercased())
+    guard t.count >= 3 else { return nil }
+    let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-_/.:")
+    var tried = Set<String>()
+    func found(_ chars: [Character]) -> String? {
+        let text = String(chars)
+        guard tried.insert(text).inserted, let id = tags.id(of: text) else { return nil }
+        let name = tags[id]
+        // (One edit apart, so differing only in digits means a digit was changed, added or left out.)
+        return name.lowercased().filter { !$0.isNumber } == String(t.filter { !$0.isNumber }) ? nil : name
+    }
+    for i in 0..<(t.count - 1) where t[i] != t[i + 1] {
+        var c = t
+        c.swapAt(i, i + 1)
+        if let n = found(c) { return n }
+    }
+    for i in t.indices {
+        var c = t
+        c.remove(at: i)
+        if let n = found(c) { return n }
+    }
+    for i in t.indices {
+        for a in alphabet where a != t[i] {
+            var c = t
+            c[i] = a
+            if let n = found(c) { return n }
+        }
+    }
+    for i in 0...t.count {
+        for a in alphabet {
+            var c = t
+            c.insert(a, at: i)
+            if let n = found(c) { return n }
+        }
+    }
+    return nil
 }
 
 func tagProblem(_ name: String, _ problem: TagName.Problem) -> String {
