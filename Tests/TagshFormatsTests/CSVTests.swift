@@ -129,6 +129,8 @@ struct CSVReadTests {
         ("bad-intent.csv", "unknown intent 'wants': use need, want, culture, unexpected or leave it empty", 2, 20),
         ("text-after-quote.csv", "unexpected text after a closing quote", 2, 20),
         ("short-row.csv", "expected at least 3 fields, found 1", 2, 11),
+        // `-1,200.00` unquoted: the amount read -1, and 200.00 as the currency (it was taken: -1 in currency 200.00).
+        ("unquoted-amount.csv", "cannot read currency '200.00': a currency is a code or a symbol (EUR, $), without digits", 3, 20),
     ]
 
     @Test(arguments: malformed)
