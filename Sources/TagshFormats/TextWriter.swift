@@ -288,7 +288,10 @@ enum JournalWriter {
         var (keep, additions) = settle(found.map(\.tag), TextWriter.desiredTags(ledger, row))
 
         // A note or an intent whose value changed is rewritten where it stands, in its own spelling
-        // (`; Note: old` becomes `; Note: new`), when it is the only thing in its comment.
+        // (`; Note: old` becomes `; Note: new`), when it is the only thing in its comment. Among other tags
+        // (`; coffee:, intent:need`) it is taken off and written on a line of its own, as a new one is: ledger reads
+        // nothing after a comma, so a value rewritten in place there would be hledger's only (tried: `ledger print
+        // --limit 'tag("intent") == "want"'` then found 1 of 3 transactions, 2 with the line of its own).
         for (i, f) in found.enumerated() where !keep[i] && !f.tag.ledgerStyle {
             let name = f.tag.name.lowercased()
             guard name == "note" || name == "intent", let a = additions.firstIndex(where: { $0.name == name }) else { continue }
