@@ -75,6 +75,16 @@ extension Session {
         /// How many transactions the step touched: for an import, the transactions it added (the rules that ran in
         /// the same step annotate only those).
         public var transactionCount: Int { imported.map { max($0.rows.count, changes.transactionCount) } ?? changes.transactionCount }
+
+        /// The transactions the step shows as touched in `history`: a category renamed changes no transaction's
+        /// category, but every one in it now reads (and is saved) with the new name: those in it now.
+        func shownCount(in ledger: Ledger?) -> Int {
+            let renamed = changes.tableChanges.compactMap { t -> UInt32? in
+                if case .setCategory(let id, let before, let after) = t, before.name != after.name { id } else { nil }
+            }
+            guard changes.count == 0, !renamed.isEmpty, let ledger else { return transactionCount }
+            return ledger.category.reduce(0) { $0 + (renamed.contains($1) ? 1 : 0) }
+        }
     }
 
     /// Applies a change as one undo step, dropping any redo steps, and appends

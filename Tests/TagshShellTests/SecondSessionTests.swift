@@ -301,6 +301,25 @@ struct SecondSessionTests {
         #expect(!sink.err.contains("error"), "\(sink.err)")
     }
 
+    /// A category renamed changes no transaction's category, but each one in it reads with the new name (and is
+    /// saved so): the step says how many, and `history` counts them, in the next session too (it showed 0).
+    @Test func aCategoryRenameCountsTheTransactionsInIt() throws {
+        let path = try SmallLedgers.scratch("l.csv", SmallLedgers.csv)
+        let sink = BufferSink()
+        let one = Session(sink: sink)
+        #expect(one.execute("open \(path)") == .ok)
+        for line in ["category new Pets", "category 2-3 Pets"] { #expect(one.execute(line) == .ok) }
+        sink.reset()
+        #expect(one.execute("category rename Pets Animals") == .ok)
+        #expect(sink.err == "category Pets renamed to Animals (2 transactions)\n", "\(sink.err)")
+        #expect(one.execute("save") == .ok)
+        let two = Session(sink: sink)
+        #expect(two.execute("open \(path)") == .ok)
+        sink.reset()
+        #expect(two.execute("history") == .ok)
+        #expect(sink.out.contains(/category rename Pets Animals +2\b/), "\(sink.out)")
+    }
+
     /// Problem 2: a rule on the selection would mean something else next time: refused.
     @Test func aRuleCannotUseTheSelection() {
         let sink = BufferSink()

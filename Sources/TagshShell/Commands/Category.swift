@@ -139,7 +139,9 @@ extension Commands {
         renamed.name = name
         var changes = ChangeSet()
         changes.record(.setCategory(id: id, before: ledger.categories[id], after: renamed))
-        try inv.reportCommit(Change(ledger: changes), summary: "category \(old) renamed to \(name)")
+        // (No transaction's category changes, but each in it reads with the new name, in the file too at the next save.)
+        let n = ledger.category.reduce(0) { $0 + ($1 == id ? 1 : 0) }
+        try inv.reportCommit(Change(ledger: changes), summary: "category \(old) renamed to \(name)" + (n > 0 ? " (\(plural(n, "transaction")))" : ""))
     }
 
     /// A new category name, trimmed: 1 to 64 characters, no line breaks or `;`.

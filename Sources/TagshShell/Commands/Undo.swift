@@ -52,7 +52,8 @@ extension Commands {
             Steps of earlier sessions (read back from LEDGER.tagsh-history when the file is unchanged since \
             tagsh saved it) are listed first, with the date of their session. A command longer than 100 \
             characters is shown with its middle left out, here and by undo, redo and blame (a step replayed by \
-            `recover` names every id its target took); --script prints it whole.
+            `recover` names every id its target took); --script prints it whole. A category renamed counts the \
+            transactions in it now: none has its category changed, but each reads, and is saved, with the new name.
             """,
         options: [.init("script", "print the effective steps as a script")],
         examples: ["history", "history --script > cleanup.tagsh"]
@@ -90,7 +91,7 @@ extension Commands {
             if n > session.position { marks.append("undone") }
             var row: [Table.Cell] = [
                 .init(n == session.position ? ">" : ""), .init(String(n)), .init(TextSafety.sanitize(shownCommand(step.command))),
-                .init(String(step.transactionCount)), .init(marks.joined(separator: ", ")),
+                .init(String(step.shownCount(in: session.ledger))), .init(marks.joined(separator: ", ")),
             ]
             if earlier { row.append(.init(step.isEarlier ? localTime(step.time) : "this one")) }
             table.add(row)

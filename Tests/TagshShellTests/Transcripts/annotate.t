@@ -99,7 +99,7 @@ error: unknown colour 'mauve': use #rrggbb or one of black, red, green, yellow, 
 $ category 4 gifts
 category Gifts: 1 transaction changed
 $ category rename Gifts Presents
-category Gifts renamed to Presents
+category Gifts renamed to Presents (1 transaction)
 $ category rename Food Essen
 error: 'Food' is a default category and cannot be renamed
   category rename Food Essen
@@ -252,7 +252,7 @@ undid: tags delete uncategorised  [tags delete uncategorised (1 transaction)]
 undid: tags rename checked rent  [tags rename checked → rent (4 transactions)]
 undid: tags rename reviewed checked  [tags rename reviewed → checked (4 transactions)]
 undid: category delete Presents --reassign none  [category Presents deleted (1 transaction)]
-undid: category rename Gifts Presents  [category Gifts renamed to Presents]
+undid: category rename Gifts Presents  [category Gifts renamed to Presents (1 transaction)]
 undid: category 4 gifts  [category Gifts (1 transaction)]
 undid: category new Gifts --color #ff8800 --icon G  [category Gifts created]
 undid: category 3 none  [category none (1 transaction)]
@@ -292,7 +292,7 @@ redid: category 3 Food  [category Food (1 transaction)]
 redid: category 3 none  [category none (1 transaction)]
 redid: category new Gifts --color #ff8800 --icon G  [category Gifts created]
 redid: category 4 gifts  [category Gifts (1 transaction)]
-redid: category rename Gifts Presents  [category Gifts renamed to Presents]
+redid: category rename Gifts Presents  [category Gifts renamed to Presents (1 transaction)]
 redid: category delete Presents --reassign none  [category Presents deleted (1 transaction)]
 redid: tags rename reviewed checked  [tags rename reviewed → checked (4 transactions)]
 redid: tags rename checked rent  [tags rename checked → rent (4 transactions)]
