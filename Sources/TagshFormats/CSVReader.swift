@@ -346,7 +346,8 @@ public struct CSVReader {
                              // Day first is the only order written with dots (05.03.2024): no guess to report.
                              dateOrderSettled: options.dateFormat != nil || hint.certain,
                              descriptions: descriptionTable())
-        let cx = RecordContext(columns: columns, decimalComma: decimalComma, debitMixed: debitMixed, creditMixed: creditMixed)
+        let cx = RecordContext(columns: columns, decimalComma: decimalComma, debitMixed: debitMixed, creditMixed: creditMixed,
+                               headerWidth: hasHeader ? header.names.count : 0)
         try readRecords(&st, from: scanner, cx)
         let ledger = st.ledger, records = st.records, skipped = st.skipped, footer = st.footer
         let footerLines = st.footerLines, leadingLines = st.leadingLines, dateFormat = st.dateFormat
@@ -621,6 +622,30 @@ public struct CSVReader {
     }
 
     func isBlank(_ f: FieldRef) -> Bool { slice(f) { trimmed($0).isEmpty } }
+
+    /// `-1,200.00` when an amount of whole units (`-1`, `$1`, `(1`) and the field after it, digits with or without
+    /// a fraction (`200.00`, `34`), look like one amount cut at a comma; nil otherwise.
+    func cutAmount(_ amount: FieldRef, _ next: FieldRef) -> String? {
+        let whole = slice(amount) { b in
+            let t = trimmed(b)
+            return t.contains { $0 >= 0x30 && $0 <= 0x39 } && !t.contains { $0 == 0x2E || $0 == 0x2C }
+                && t.last.map { $0 >= 0x30 && $0 <= 0x39 } == true
+        }
+        guard whole else { return nil }
+        let digits = slice(next) { b in
+            var t = Array(trimmed(b))
+            if t.last == 0x29 { t.removeLast() } // `(1,200.00)`
+            guard let first = t.first, first >= 0x30 && first <= 0x39 else { return false }
+            var dots = 0
+            for c in t {
+                if c == 0x2E { dots += 1; continue }
+                guard c >= 0x30 && c <= 0x39 else { return false }
+            }
+            return dots <= 1 && t.last != 0x2E
+        }
+        guard digits else { return nil }
+        return text(amount).trimmingCharacters(in: " \t") + "," + text(next).trimmingCharacters(in: " \t")
+    }
 
     /// The field's text, quotes undone.
     func text(_ f: FieldRef) -> String {

@@ -54,6 +54,8 @@ extension CSVReader {
         var decimalComma: Bool
         var debitMixed: Bool
         var creditMixed: Bool
+        /// How many fields the header row has; 0 without one.
+        var headerWidth = 0
     }
 
     /// From how many tag sets a reading collects the new ones to intern them at once (see `parseRecords`): 65,536
@@ -362,6 +364,17 @@ extension CSVReader {
                         amount = .zero
                         pending = true
                     } else {
+                        // An amount written with a comma and no quotes in a comma-separated file is cut there: `-1,200.00`
+                        // read as -1, with 200.00 moved into the next column (and every field after it on by one). Seen
+                        // by its shape: more fields than the header names, whole units, then a field of digits.
+                        if cx.headerWidth > 0, fields.count > cx.headerWidth, scanner.delimiter == 0x2C, a + 1 < fields.count,
+                           let f, !f.escaped, !fields[a + 1].escaped, let joined = cutAmount(f, fields[a + 1]) {
+                            throw fieldError("cannot read amount \(quotedValue(text(f))): it and the field after it look like one amount, \(joined), "
+                                             + "written without quotes (the record has \(fields.count) fields where the header has \(cx.headerWidth))",
+                                             f.start, line: recordLine, recordStart: recordStart,
+                                             notes: ["hint: an amount holding a comma is written in quotes (\"\(joined)\")"
+                                                     + (options.skipBad ? "" : "; --skip-bad loads the other records")])
+                        }
                         guard let f, let parsed = parseAmountField(f, decimalComma: decimalComma) else {
                             let at = f ?? fields[fields.count - 1]
                             throw fieldError("cannot read amount \(quotedValue(f.map { text($0) } ?? ""))", f?.start ?? at.end,

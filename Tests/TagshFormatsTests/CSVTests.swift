@@ -129,8 +129,15 @@ struct CSVReadTests {
         ("bad-intent.csv", "unknown intent 'wants': use need, want, culture, unexpected or leave it empty", 2, 20),
         ("text-after-quote.csv", "unexpected text after a closing quote", 2, 20),
         ("short-row.csv", "expected at least 3 fields, found 1", 2, 11),
-        // `-1,200.00` unquoted: the amount read -1, and 200.00 as the currency (it was taken: -1 in currency 200.00).
-        ("unquoted-amount.csv", "cannot read currency '200.00': a currency is a code or a symbol (EUR, $), without digits", 3, 20),
+        // `-1,200.00` unquoted: the amount read -1 and 200.00 moved into the next column (taken: -1 in currency 200.00,
+        // or, with no currency column, -1). Seen by the record's shape: one field more than the header, whole units,
+        // then digits.
+        ("unquoted-amount.csv", "cannot read amount '-1': it and the field after it look like one amount, -1,200.00, written without quotes "
+            + "(the record has 5 fields where the header has 4)", 3, 17),
+        ("unquoted-amount-bare.csv", "cannot read amount '(1': it and the field after it look like one amount, (1,200.00), written without quotes "
+            + "(the record has 4 fields where the header has 3)", 3, 17),
+        // A record as wide as its header (an empty memo taken by the move): the currency column holds the digits.
+        ("unquoted-amount-memo.csv", "cannot read currency '200.00': a currency is a code or a symbol (EUR, $), without digits", 3, 20),
     ]
 
     @Test(arguments: malformed)
