@@ -337,6 +337,16 @@ public struct CSVReader {
            !sampleValues(from: scanner, column: d).allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
             columns.direction = nil
         }
+        // A bare `Type` column (otherwise a description of last resort, and in card exports Sale or Payment) is the
+        // direction when every value it has is a debit or credit word (DR, CR), beside an amount and no direction
+        // named: its DR rows were read as money in.
+        if columns.direction == nil, options.columns == nil, hasHeader, columns.amount != nil,
+           let t = header.names.firstIndex(where: { HeaderVocabulary.normalized($0) == "type" }), t != columns.description {
+            let values = sampleValues(from: scanner, column: t)
+            if values.contains(where: { !$0.isEmpty }), values.allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
+                columns.direction = t
+            }
+        }
         let amountColumns = [columns.amount, columns.debit, columns.credit].compactMap { $0 }
         let decimalComma = detectDecimalComma(from: scanner, amountColumns: amountColumns)
         // The order of day and month is settled by the first date that can only be read one way; until then

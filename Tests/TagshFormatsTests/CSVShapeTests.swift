@@ -35,6 +35,9 @@ struct CSVShapeTests {
         ("a Type column that is not a direction stays an ordinary column",
          "Transaction Date,Post Date,Description,Category,Type,Amount\n01/05/2024,01/06/2024,NETFLIX,Entertainment,Sale,-15.49\n",
          ["2024-01-05 NETFLIX -15.49"]),
+        ("a Type column of DR and CR is a direction", "Date,Description,Amount,Type\n2025-01-02,STARBUCKS,5.45,DR\n"
+            + "2025-01-03,RENT,\"1,200.00\",DR\n2025-01-14,PAYROLL,\"2,500.00\",CR\n",
+         ["2025-01-02 STARBUCKS -5.45", "2025-01-03 RENT -1200.00", "2025-01-14 PAYROLL 2500.00"]),
         ("Revolut, a fee on top", "Type,Started Date,Completed Date,Description,Amount,Fee,Currency,State\n"
             + "CARD_PAYMENT,2024-03-01 10:12:13,2024-03-02 09:00:00,Lidl,-10.00,0.50,EUR,COMPLETED\n",
          ["2024-03-01 Lidl -10.50"]),
