@@ -679,7 +679,10 @@ public final class Session {
             case .alone where !inv.words.isEmpty:
                 throw .usage("--\(option.name) goes with `\(command.name)` alone" + (firstForm.map { ", not " + $0 } ?? ""), span: span)
             case .withoutKeyword where firstForm != nil:
-                throw .usage("--\(option.name) does not go with \(firstForm ?? "")", span: span)
+                // Named as the forms it goes with read: `tags [NAME]`.
+                let forms = command.forms.filter { if case .keyword = $0.first { false } else { true } }
+                    .map { "`" + ([command.name] + $0.map(\.synopsis)).joined(separator: " ") + "`" }
+                throw .usage("--\(option.name) goes with \(forms.joined(separator: " or ")), not \(firstForm ?? "")", span: span)
             default: break
             }
         }

@@ -68,10 +68,10 @@ struct DeclarationTests {
         ("apply", "all", "apply desc:rewe => +x --all", "--all goes with `apply` alone"),
         ("rules", "json", "rules check --json", "--json goes with `rules` alone, not `rules check`"),
         ("rules", "csv", "rules check --csv", "--csv goes with `rules` alone, not `rules check`"),
-        ("tags", "limit", "tags rename coffee cafe --limit 3", "--limit does not go with `tags rename`"),
-        ("tags", "json", "tags delete coffee --json", "--json does not go with `tags delete`"),
-        ("tags", "csv", "tags delete coffee --csv", "--csv does not go with `tags delete`"),
-        ("suggest", "backtest", "suggest rules --backtest", "--backtest does not go with `suggest rules`"),
+        ("tags", "limit", "tags rename coffee cafe --limit 3", "--limit goes with `tags [NAME]`, not `tags rename`"),
+        ("tags", "json", "tags delete coffee --json", "--json goes with `tags [NAME]`, not `tags delete`"),
+        ("tags", "csv", "tags delete coffee --csv", "--csv goes with `tags [NAME]`, not `tags delete`"),
+        ("suggest", "backtest", "suggest rules --backtest", "--backtest goes with `suggest ID` or `suggest [QUERY]`, not `suggest rules`"),
     ]
 
     @Test func optionsOfAnotherFormAreRefused() throws {
