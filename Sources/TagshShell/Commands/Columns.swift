@@ -73,6 +73,6 @@ extension Commands {
                                             ? TextSafety.sanitize(layout.header[$0]) : String($0 + 1) }
                             .joined(separator: ", "))
         }
-        inv.out.line("mapping: " + (layout.columnMap.map { "\($0) (kept in the sidecar)" } ?? "from the header names"))
+        inv.out.line("mapping: " + (layout.columnMap.map { "\($0) (kept in the sidecar when the ledger is saved)" } ?? "from the header names"))
     }
 }

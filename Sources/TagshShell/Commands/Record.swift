@@ -30,7 +30,7 @@ extension Commands {
     ) { (inv: inout Invocation) throws(ShellError) in
         try inv.expectAtMost(0)
         let replayed = try inv.session.recover()
-        inv.out.note("recovered: replayed \(plural(replayed, "command")) from the journal; `save` keeps what they changed")
+        inv.out.note("recovered: replayed \(plural(replayed, "command")) from the recovery journal; `save` keeps what they changed")
     }
 
     static let discard: Command = Command(
