@@ -341,7 +341,7 @@ public struct CSVReader {
         // direction when every value it has is a debit or credit word (DR, CR), beside an amount and no direction
         // named: its DR rows were read as money in.
         if columns.direction == nil, options.columns == nil, hasHeader, columns.amount != nil,
-           let t = header.names.firstIndex(where: { HeaderVocabulary.normalized($0) == "type" }), t != columns.description {
+           let t = header.names.firstIndex(where: { HeaderVocabulary.normalized($0) == "type" }), !columns.used.contains(t) {
             let values = sampleValues(from: scanner, column: t)
             if values.contains(where: { !$0.isEmpty }), values.allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
                 columns.direction = t

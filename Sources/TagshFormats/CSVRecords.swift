@@ -447,8 +447,8 @@ extension CSVReader {
                             let d = scanner.delimiter == 0x09 ? "tab" : "'\(Character(UnicodeScalar(scanner.delimiter)))'"
                             throw fieldError("cannot read currency \(quotedValue(text(f))): a currency is a code or a symbol (EUR, $), "
                                              + "without digits", f.start, line: recordLine, recordStart: recordStart,
-                                             notes: ["hint: a \(d) inside a field that is not quoted (an amount written 12\(d == "tab" ? "\t" : String(UnicodeScalar(scanner.delimiter)))3,4) "
-                                                     + "moves the fields after it; --columns currency=N reads another column"
+                                             notes: ["hint: a \(d) inside a field that is not quoted moves the fields after it on by one; "
+                                                     + "--columns currency=N reads another column"
                                                      + (options.skipBad ? "" : "; --skip-bad loads the other records")])
                         }
                     }
