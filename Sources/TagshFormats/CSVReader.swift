@@ -333,8 +333,9 @@ public struct CSVReader {
         // named by `--columns` is kept: a word in it that says neither way is an error at its row, where dropping
         // the column read every amount unsigned, money out as money in.
         let directionGiven = options.columns?.entries.contains { $0.role == .direction } ?? false
-        if let d = columns.direction, !directionGiven,
-           !sampleValues(from: scanner, column: d).allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
+        // Whether every value a sample of the column holds is a debit or credit word (or empty).
+        func saysDirections(_ values: [String]) -> Bool { values.allSatisfy { $0.isEmpty || AmountParser.direction($0) != nil } }
+        if let d = columns.direction, !directionGiven, !saysDirections(sampleValues(from: scanner, column: d)) {
             columns.direction = nil
         }
         // A bare `Type` column (otherwise a description of last resort, and in card exports Sale or Payment) is the
@@ -343,7 +344,7 @@ public struct CSVReader {
         if columns.direction == nil, options.columns == nil, hasHeader, columns.amount != nil,
            let t = header.names.firstIndex(where: { HeaderVocabulary.normalized($0) == "type" }), !columns.used.contains(t) {
             let values = sampleValues(from: scanner, column: t)
-            if values.contains(where: { !$0.isEmpty }), values.allSatisfy({ $0.isEmpty || AmountParser.direction($0) != nil }) {
+            if values.contains(where: { !$0.isEmpty }), saysDirections(values) {
                 columns.direction = t
             }
         }

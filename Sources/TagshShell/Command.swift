@@ -223,18 +223,22 @@ public struct Command: Sendable {
         forms.compactMap { if case .keyword(let k) = $0.first { k } else { nil } }
     }
 
+    /// Whether `option` goes with a line whose first word (after the options) is `word`, lower-cased; nil: a line of
+    /// no words. The one test: `parseOptions` refuses an option that fails it, and Tab offers only those that pass.
+    func takes(_ option: Option, firstWord word: String?) -> Bool {
+        switch option.form {
+        case nil: true
+        case .keyword(let k): k == word
+        case .alone: word == nil
+        case .withoutKeyword: word.map { !formKeywords.contains($0) } ?? true
+        }
+    }
+
     /// The options that go with the form a line's first word begins (`category new`: --color, --icon; every option
-    /// while that word is not there yet).
+    /// while that word is not there yet: options may come before it).
     public func options(forFirstWord word: String?) -> [Option] {
         guard let word = word?.lowercased() else { return options }
-        return options.filter { o in
-            switch o.form {
-            case nil: true
-            case .keyword(let k): k == word
-            case .alone: false
-            case .withoutKeyword: !formKeywords.contains(word)
-            }
-        }
+        return options.filter { takes($0, firstWord: word) }
     }
 }
 

@@ -672,18 +672,16 @@ public final class Session {
         // changed the transaction and left Food's colour as it was; `columns --date-format X` listed the columns).
         let first = inv.words.first?.text.lowercased()
         let firstForm = first.flatMap { command.formKeywords.contains($0) ? "`\(command.name) \($0)`" : nil }
-        for (option, span) in formBound {
+        for (option, span) in formBound where !command.takes(option, firstWord: first) {
+            let not = firstForm.map { ", not " + $0 } ?? ""
             switch option.form {
-            case .keyword(let k) where k != first:
-                throw .usage("--\(option.name) goes with `\(command.name) \(k)`" + (firstForm.map { ", not " + $0 } ?? ""), span: span)
-            case .alone where !inv.words.isEmpty:
-                throw .usage("--\(option.name) goes with `\(command.name)` alone" + (firstForm.map { ", not " + $0 } ?? ""), span: span)
-            case .withoutKeyword where firstForm != nil:
+            case .keyword(let k): throw .usage("--\(option.name) goes with `\(command.name) \(k)`" + not, span: span)
+            case .alone: throw .usage("--\(option.name) goes with `\(command.name)` alone" + not, span: span)
+            case .withoutKeyword, nil:
                 // Named as the forms it goes with read: `tags [NAME]`.
                 let forms = command.forms.filter { if case .keyword = $0.first { false } else { true } }
                     .map { "`" + ([command.name] + $0.map(\.synopsis)).joined(separator: " ") + "`" }
-                throw .usage("--\(option.name) goes with \(forms.joined(separator: " or ")), not \(firstForm ?? "")", span: span)
-            default: break
+                throw .usage("--\(option.name) goes with \(forms.joined(separator: " or "))" + not, span: span)
             }
         }
         return inv
