@@ -357,8 +357,11 @@ public struct CSVReader {
                              // Day first is the only order written with dots (05.03.2024): no guess to report.
                              dateOrderSettled: options.dateFormat != nil || hint.certain,
                              descriptions: descriptionTable())
+        // `Betrag (EUR)`: the amounts are in euros, where no currency column says otherwise.
+        let headerCurrency = !hasHeader || columns.currency != nil ? nil
+            : amountColumns.lazy.compactMap { $0 < header.names.count ? HeaderVocabulary.currency(inName: header.names[$0]) : nil }.first
         let cx = RecordContext(columns: columns, decimalComma: decimalComma, debitMixed: debitMixed, creditMixed: creditMixed,
-                               headerWidth: hasHeader ? header.names.count : 0)
+                               headerWidth: hasHeader ? header.names.count : 0, headerCurrency: headerCurrency)
         try readRecords(&st, from: scanner, cx)
         let ledger = st.ledger, records = st.records, skipped = st.skipped, footer = st.footer
         let footerLines = st.footerLines, leadingLines = st.leadingLines, dateFormat = st.dateFormat
@@ -370,6 +373,7 @@ public struct CSVReader {
             dateFormat: onlyYearFirst && options.dateFormat == nil ? .ymd : dateFormat, encoding: encoding,
             records: records)
         layout.hasHeader = hasHeader
+        layout.headerCurrency = headerCurrency
         layout.guesses = guesses
         layout.dateFormatGiven = options.dateFormat != nil
         layout.columnMap = options.columns ?? rememberedMap ?? inferredMap ?? (hasHeader ? nil : ColumnMap(positionsOf: columns))
@@ -633,6 +637,18 @@ public struct CSVReader {
     }
 
     func isBlank(_ f: FieldRef) -> Bool { slice(f) { trimmed($0).isEmpty } }
+
+    /// The error for a money field (`name`: amount, debit or credit) of a record wider than its header, when it and
+    /// the field after it look like one amount cut at a comma written without quotes (`cutAmount`); nil otherwise.
+    func cutAmountError(_ name: String, _ f: FieldRef, at index: Int, of fields: [FieldRef], headerWidth: Int, line: Int,
+                        recordStart: Int) -> Diagnostic? {
+        guard index + 1 < fields.count, !f.escaped, !fields[index + 1].escaped, let joined = cutAmount(f, fields[index + 1]) else { return nil }
+        return fieldError("cannot read \(name) \(quotedValue(text(f))): it and the field after it look like one amount, \(joined), "
+                          + "written without quotes (the record has \(fields.count) fields where the header has \(headerWidth))",
+                          f.start, line: line, recordStart: recordStart,
+                          notes: ["hint: an amount holding a comma is written in quotes (\"\(joined)\")"
+                                  + (options.skipBad ? "" : "; --skip-bad loads the other records")])
+    }
 
     /// `-1,200.00` when an amount of whole units (`-1`, `$1`, `(1`) and the field after it, digits with or without
     /// a fraction (`200.00`, `34`), look like one amount cut at a comma; nil otherwise.

@@ -56,6 +56,8 @@ extension CSVReader {
         var creditMixed: Bool
         /// How many fields the header row has; 0 without one.
         var headerWidth = 0
+        /// The currency the amount column's name gives (`Betrag (EUR)`), for amounts without one of their own.
+        var headerCurrency: String?
     }
 
     /// From how many tag sets a reading collects the new ones to intern them at once (see `parseRecords`): 65,536
@@ -365,15 +367,10 @@ extension CSVReader {
                         pending = true
                     } else {
                         // An amount written with a comma and no quotes in a comma-separated file is cut there: `-1,200.00`
-                        // read as -1, with 200.00 moved into the next column (and every field after it on by one). Seen
-                        // by its shape: more fields than the header names, whole units, then a field of digits.
-                        if cx.headerWidth > 0, fields.count > cx.headerWidth, scanner.delimiter == 0x2C, a + 1 < fields.count,
-                           let f, !f.escaped, !fields[a + 1].escaped, let joined = cutAmount(f, fields[a + 1]) {
-                            throw fieldError("cannot read amount \(quotedValue(text(f))): it and the field after it look like one amount, \(joined), "
-                                             + "written without quotes (the record has \(fields.count) fields where the header has \(cx.headerWidth))",
-                                             f.start, line: recordLine, recordStart: recordStart,
-                                             notes: ["hint: an amount holding a comma is written in quotes (\"\(joined)\")"
-                                                     + (options.skipBad ? "" : "; --skip-bad loads the other records")])
+                        // read as -1, with 200.00 moved into the next column (and every field after it on by one).
+                        if let f, fields.count > cx.headerWidth, cx.headerWidth > 0, scanner.delimiter == 0x2C,
+                           let error = cutAmountError("amount", f, at: a, of: fields, headerWidth: cx.headerWidth, line: recordLine, recordStart: recordStart) {
+                            throw error
                         }
                         guard let f, let parsed = parseAmountField(f, decimalComma: decimalComma) else {
                             let at = f ?? fields[fields.count - 1]
@@ -409,6 +406,12 @@ extension CSVReader {
                     for side in 0..<2 {
                         let isDebit = side == 0
                         guard let index = isDebit ? columns.debit : columns.credit, let f = Self.field(index, of: fields), !isBlank(f) else { continue }
+                        // (A debit of `1,200.00` unquoted was read as 1, and its 200.00 as the credit.)
+                        if fields.count > cx.headerWidth, cx.headerWidth > 0, scanner.delimiter == 0x2C,
+                           let error = cutAmountError(isDebit ? "debit" : "credit", f, at: index, of: fields, headerWidth: cx.headerWidth,
+                                                      line: recordLine, recordStart: recordStart) {
+                            throw error
+                        }
                         guard let parsed = parseAmountField(f, decimalComma: decimalComma) else {
                             throw fieldError("cannot read \(isDebit ? "debit" : "credit") \(quotedValue(text(f)))", f.start,
                                              line: recordLine, recordStart: recordStart)
@@ -452,7 +455,7 @@ extension CSVReader {
                                                      + (options.skipBad ? "" : "; --skip-bad loads the other records")])
                         }
                     }
-                } else if let symbol {
+                } else if let symbol = symbol ?? cx.headerCurrency {
                     // (The symbol the last amount had, kept with its id: interning a `String` every row hashed it.)
                     if symbol != lastSymbol { (lastSymbol, lastSymbolID) = (symbol, ledger.currencies.intern(symbol)) }
                     currency = lastSymbolID

@@ -128,6 +128,38 @@ public enum HeaderVocabulary {
         return s
     }
 
+    /// The currency a money column's name gives in a bracketed suffix, after `in` or in capitals after it: `Betrag (EUR)`
+    /// (DKB), `Amount (GBP)` (Starling), `Betrag (€)`, `Debit [USD]`, `Umsatz in EUR` (comdirect), `Belastung CHF` (ZKB).
+    /// A code only when it is one ISO 4217 has (`Amount (NET)` gives none); a symbol only when it is one an amount is
+    /// read with (`$`, `£`, `€`).
+    public static func currency(inName raw: String) -> String? {
+        guard raw.utf8.count <= longestName else { return nil }
+        let s = raw.trimmingSpaces()
+        // `Umsatz in EUR` (comdirect), `Belastung CHF` (ZKB: a code written in capitals after the name).
+        let words = s.split(separator: " ")
+        if words.count >= 2, let code = words.last, code.count == 3, isoCurrencyCodes.contains(code.uppercased()),
+           code == code.uppercased() || words.count >= 3 && words[words.count - 2].lowercased() == "in" {
+            return code.uppercased()
+        }
+        guard let close = s.last, close == ")" || close == "]",
+              let open = s.lastIndex(of: close == ")" ? "(" : "["), open != s.startIndex else { return nil }
+        let inside = String(s[s.index(after: open)..<s.index(before: s.endIndex)]).trimmingSpaces()
+        if inside.count == 3, inside.allSatisfy({ $0.isASCII && $0.isLetter }), isoCurrencyCodes.contains(inside.uppercased()) {
+            return inside.uppercased()
+        }
+        return inside == "$" || inside == "£" || inside == "€" ? inside : nil
+    }
+
+    /// The ISO 4217 codes of the currencies in use (as ICU's list of common codes has them).
+    static let isoCurrencyCodes: Set<String> = Set("""
+        AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY \
+        COP CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG HUF IDR \
+        ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP \
+        MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG \
+        SEK SGD SHP SLE SLL SOS SRD SSP STN SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VEF VES VND VUV WST \
+        XAF XCD XCG XOF XPF YER ZAR ZMW ZWG
+        """.split(separator: " ").map(String.init))
+
     /// Header names of a column holding the bank's own id for each transaction (OFX's FITID, PayPal's and
     /// Monzo's Transaction ID, Venmo's ID): `import` matches on it before anything else.
     static let bankIDNames: Set<String> = [

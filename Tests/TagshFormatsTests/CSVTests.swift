@@ -136,6 +136,12 @@ struct CSVReadTests {
             + "(the record has 5 fields where the header has 4)", 3, 17),
         ("unquoted-amount-bare.csv", "cannot read amount '(1': it and the field after it look like one amount, (1,200.00), written without quotes "
             + "(the record has 4 fields where the header has 3)", 3, 17),
+        // The same in a debit or a credit column: the debit read 1 and its 200.00 taken as the credit (+199.00), the
+        // credit read 2 (its 500.00 taken as the balance).
+        ("unquoted-debit.csv", "cannot read debit '1': it and the field after it look like one amount, 1,200.00, written without quotes "
+            + "(the record has 6 fields where the header has 5)", 3, 25),
+        ("unquoted-credit.csv", "cannot read credit '2': it and the field after it look like one amount, 2,500.00, written without quotes "
+            + "(the record has 6 fields where the header has 5)", 3, 21),
         // A record as wide as its header (an empty memo taken by the move): the currency column holds the digits.
         ("unquoted-amount-memo.csv", "cannot read currency '200.00': a currency is a code or a symbol (EUR, $), without digits", 3, 20),
     ]

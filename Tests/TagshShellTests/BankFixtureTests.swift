@@ -327,3 +327,50 @@ struct AddedColumnsLayoutTests {
         #expect(checked >= 100, "\(checked) files took the first save's path")
     }
 }
+
+/// A money column's name that gives a currency (`Betrag (EUR)`, `Amount (GBP)`, `Umsatz in EUR`) is the currency of
+/// every amount that gives none of its own, where no currency column is mapped: DKB's amounts had no currency.
+struct HeaderCurrencyTests {
+    static let names: [(String, String?)] = [
+        ("Betrag (EUR)", "EUR"), ("Amount (GBP)", "GBP"), ("Betrag (€)", "€"), ("Amount ($)", "$"), ("Debit [usd]", "USD"),
+        ("Umsatz in EUR", "EUR"), ("Bedrag (EUR) ", "EUR"), ("Belastung CHF", "CHF"), ("Amount in eur", "EUR"),
+        ("Amount (NET)", nil), ("Amount (total)", nil), ("Amount", nil), ("(EUR)", nil), ("Amount (Foreign Currency)", nil),
+        ("Wertstellung (Valuta)", nil), ("Paid in", nil), ("Amount in NET", nil), ("Amount eur", nil),
+        ("CHF", nil),
+    ]
+
+    @Test(arguments: names)
+    func theNameGivesACurrency(_ name: String, _ currency: String?) {
+        #expect(HeaderVocabulary.currency(inName: name) == currency, "\(name)")
+    }
+
+    /// Each bank fixture whose money column names a currency, and the currencies its rows have.
+    static let banks: [(String, Set<String>)] = [
+        ("dkb-giro.csv", ["EUR"]), ("dkb-visa.csv", ["EUR"]), ("dkb-giro-2023.csv", ["€"]), ("n26.csv", ["EUR"]),
+        ("ing-nl.csv", ["EUR"]), ("starling.csv", ["GBP"]), ("apple-card.csv", ["USD"]), ("comdirect.csv", ["EUR"]), ("zkb.csv", ["CHF"]),
+        // `Amount ($)`; and a file whose name gives none keeps its amounts' own (none here).
+        ("fidelity-cma.csv", ["$"]), ("venmo.csv", ["$"]), ("chase-credit.csv", [""]),
+    ]
+
+    @Test(arguments: banks)
+    func theBankFixturesRowsHaveIt(_ file: String, _ currencies: Set<String>) throws {
+        let e = try #require(BankFixtureTests.expected.first { $0.file == file })
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        let path = BankFixtureTests.folder.appendingPathComponent(file).path
+        try #require(s.execute("open \(Lexer.quote(path)) \(e.options)") == .ok, "\(file): \(sink.err)")
+        let l = try #require(s.ledger)
+        #expect(Set((0..<l.count).map { l.transaction($0).currency }) == currencies, "\(file)")
+    }
+
+    /// A currency column, and an amount's own symbol, come before the name's.
+    @Test func aCurrencyColumnOrSymbolComesFirst() throws {
+        func currencies(_ text: String) throws -> [String] {
+            let l = try LedgerDocument.read(Array(text.utf8), fileName: "h.csv", format: .csv, options: ReadOptions()).ledger
+            return (0..<l.count).map { l.transaction($0).currency }
+        }
+        #expect(try currencies("Date,Description,Amount (EUR)\n2025-01-02,A,-1.00\n2025-01-03,B,-$2.00\n") == ["EUR", "$"])
+        #expect(try currencies("Date,Description,Amount (EUR),Currency\n2025-01-02,A,-1.00,CHF\n2025-01-03,B,-2.00,\n") == ["CHF", ""])
+        #expect(try currencies("Date,Description,Debit (GBP),Credit (GBP)\n2025-01-02,A,1.00,\n") == ["GBP"])
+    }
+}

@@ -128,6 +128,31 @@ struct MonthlyLoopTests {
         #expect(s.ledger?.count == 4 && !s.hasUnsavedChanges)
     }
 
+    /// An export whose amount column names its currency (`Betrag (EUR)`) into a file whose rows have none: the
+    /// currency only the name gives is not compared, so what is there is still found (it was all imported again).
+    @Test func aCurrencyOnlyTheExportsColumnNameGivesIsNotCompared() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(dir, ["mine.csv": "Date,Description,Amount\n2025-03-01,REWE MARKT,-47.11\n",
+                        "dkb.csv": "Buchungstag;Empfänger;Betrag (EUR)\n01.03.2025;REWE MARKT;-47,11\n02.03.2025;EDEKA;-12,00\n",
+                        "giro.csv": "Buchungstag;Empfänger;Betrag (EUR)\n01.03.2025;REWE MARKT;-47,11\n"])
+        let sink = BufferSink()
+        let s = Self.session(sink)
+        let p = { (n: String) in dir.appendingPathComponent(n).path }
+        s.execute("open \(p("mine.csv"))")
+        sink.reset()
+        #expect(s.execute("import \(p("dkb.csv")) --dry-run") == .ok, "\(sink.err)")
+        #expect(sink.err.contains("1 to import (0 of them doubtful), 1 already in the ledger"), "\(sink.err)")
+        // The same export into a file of the same header: both have EUR, and match.
+        let sink2 = BufferSink()
+        let t = Self.session(sink2)
+        t.execute("open \(p("giro.csv"))")
+        sink2.reset()
+        #expect(t.execute("import \(p("dkb.csv")) --dry-run") == .ok, "\(sink2.err)")
+        #expect(sink2.err.contains("1 to import (0 of them doubtful), 1 already in the ledger"), "\(sink2.err)")
+        #expect(t.ledger?.transaction(0).currency == "EUR")
+    }
+
     /// The descriptions completion offers are kept across annotations (they do not change how often a description
     /// is used) and follow the rows when an import adds some and its undo takes them away.
     @Test func descriptionCompletionFollowsImportsAndTheirUndo() throws {

@@ -9,7 +9,8 @@ extension Commands {
         details: """
             `columns` lists the roles tagsh reads from the open CSV file (date, description, amount, debit, credit, \
             direction, fee, currency, account and the annotation columns), each with its column and the first \
-            transaction's value. `columns set MAP` reads the file again with MAP, the same as --columns: \
+            transaction's value, and the currency a money column's name gives (`Betrag (EUR)`) to amounts without \
+            one. `columns set MAP` reads the file again with MAP, the same as --columns: \
             ROLE=COLUMN pairs separated by commas, COLUMN a position from 1 or a header name \
             (`date=1,description=Details,amount=5`). The mapping is kept in the sidecar when the ledger is saved, \
             so the next open reads the same way; a mapping given for a file with a header row is also remembered \
@@ -72,6 +73,10 @@ extension Commands {
                          + others.map { layout.hasHeader && $0 < layout.header.count && !layout.header[$0].allSatisfy { $0 == " " }
                                             ? TextSafety.sanitize(layout.header[$0]) : String($0 + 1) }
                             .joined(separator: ", "))
+        }
+        if let currency = layout.headerCurrency, let a = c.amount ?? c.debit ?? c.credit, a < layout.header.count {
+            inv.out.line("currency: \(TextSafety.sanitize(currency)), from the name of the column \(TextSafety.sanitize(layout.header[a])), "
+                         + "for every amount that does not give its own")
         }
         inv.out.line("mapping: " + (layout.columnMap.map { "\($0) (kept in the sidecar when the ledger is saved)" } ?? "from the header names"))
     }

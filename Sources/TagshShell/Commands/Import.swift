@@ -109,7 +109,12 @@ extension Session {
             candidates = candidates.filter { ledger.account[$0] == accountID }
         }
         var currencies: [UInt32: String] = [:]
-        for id in export.currencies.ids { currencies[id] = currencyFor(export.currencies[id], file: file, in: ledger) }
+        // A currency only the export's column name gives (`Betrag (EUR)`) counts as none here: the file's own rows,
+        // read without it, would not match the export's.
+        for id in export.currencies.ids {
+            let given = export.currencies[id]
+            currencies[id] = currencyFor(given == exportLayout.headerCurrency ? "" : given, file: file, in: ledger)
+        }
         currencies[0] = currencyFor("", file: file, in: ledger)
         // An export with its own account column, into a CSV file with one: each row is compared within its account.
         var perRowAccount = false

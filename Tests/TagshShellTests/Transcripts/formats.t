@@ -1,4 +1,4 @@
-# CSV variants as listed: detected delimiters, dates, decimal commas, debit/credit, symbols.
+# CSV variants as listed: detected delimiters, dates, decimal commas, debit/credit, symbols, a currency the amount column names.
 $ open german.csv
 opened german.csv: 3 transactions
 $ info
@@ -147,3 +147,18 @@ ID  DATE        MERCHANT        AMOUNT  I  CATEGORY  TAGS
  1  2023-12-31  NEW YEAR PARTY  -80.00
  2  2024-01-02  GROCER          -15.00
 (2 transactions)
+$ open banks/dkb-giro.csv
+opened banks/dkb-giro.csv: 5 transactions
+$ ls --limit 2
+ID  DATE        MERCHANT                AMOUNT  I  CATEGORY  TAGS
+ 1  2024-02-01  REWE Markt GmbH     -47.11 EUR
+ 2  2024-02-03  Stadtwerke München  -89.00 EUR
+(2 of 5 transactions)
+$ columns
+ROLE         COLUMN  NAME                         FIRST TRANSACTION
+date              1  Buchungstag                  01.02.2024
+description       4  Auftraggeber / Begünstigter  REWE Markt GmbH
+amount            8  Betrag (EUR)                 -47,11
+other columns (query them with col:NAME=VALUE): Wertstellung, Buchungstext, Verwendungszweck, Kontonummer, BLZ, Gläubiger-ID, Mandatsreferenz, Kundenreferenz, 12
+currency: EUR, from the name of the column Betrag (EUR), for every amount that does not give its own
+mapping: from the header names
