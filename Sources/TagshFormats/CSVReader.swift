@@ -360,8 +360,13 @@ public struct CSVReader {
         // `Betrag (EUR)`: the amounts are in euros, where no currency column says otherwise.
         let headerCurrency = !hasHeader || columns.currency != nil ? nil
             : amountColumns.lazy.compactMap { $0 < header.names.count ? HeaderVocabulary.currency(inName: header.names[$0]) : nil }.first
+        // The annotation columns, where they are the header's last ones.
+        let annotations = [columns.intent, columns.category, columns.tags, columns.notes].compactMap { $0 }
+        let annotationStart = hasHeader && !annotations.isEmpty && Set(annotations) == Set(annotations.min()!..<header.names.count)
+            ? annotations.min()! : 0
         let cx = RecordContext(columns: columns, decimalComma: decimalComma, debitMixed: debitMixed, creditMixed: creditMixed,
-                               headerWidth: hasHeader ? header.names.count : 0, headerCurrency: headerCurrency)
+                               headerWidth: hasHeader ? header.names.count : 0, annotationStart: annotationStart,
+                               headerCurrency: headerCurrency)
         try readRecords(&st, from: scanner, cx)
         let ledger = st.ledger, records = st.records, skipped = st.skipped, footer = st.footer
         let footerLines = st.footerLines, leadingLines = st.leadingLines, dateFormat = st.dateFormat
@@ -640,11 +645,12 @@ public struct CSVReader {
 
     /// The error for a money field (`name`: amount, debit or credit) of a record wider than its header, when it and
     /// the field after it look like one amount cut at a comma written without quotes (`cutAmount`); nil otherwise.
-    func cutAmountError(_ name: String, _ f: FieldRef, at index: Int, of fields: [FieldRef], headerWidth: Int, line: Int,
+    func cutAmountError(_ name: String, _ f: FieldRef, at index: Int, of fields: [FieldRef], width: Int, _ cx: RecordContext, line: Int,
                         recordStart: Int) -> Diagnostic? {
         guard index + 1 < fields.count, !f.escaped, !fields[index + 1].escaped, let joined = cutAmount(f, fields[index + 1]) else { return nil }
         return fieldError("cannot read \(name) \(quotedValue(text(f))): it and the field after it look like one amount, \(joined), "
-                          + "written without quotes (the record has \(fields.count) fields where the header has \(headerWidth))",
+                          + "written without quotes (the record has \(fields.count) fields where the header has \(width)"
+                          + (width < cx.headerWidth ? " before its annotation columns)" : ")"),
                           f.start, line: line, recordStart: recordStart,
                           notes: ["hint: an amount holding a comma is written in quotes (\"\(joined)\")"
                                   + (options.skipBad ? "" : "; --skip-bad loads the other records")])

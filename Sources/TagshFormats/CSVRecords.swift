@@ -56,6 +56,18 @@ extension CSVReader {
         var creditMixed: Bool
         /// How many fields the header row has; 0 without one.
         var headerWidth = 0
+        /// Where the annotation columns begin when they are the header's last (as a save adds them); 0 otherwise.
+        var annotationStart = 0
+
+        /// The width a record of `count` fields is wider than, where its money fields may have been cut at an unquoted
+        /// comma: the header's, or the header's before its annotation columns for a record that does not reach them
+        /// (a record `--skip-bad` skipped keeps its line when a save adds the annotation columns, so its moved fields
+        /// land in them); nil where it is not wider.
+        @inline(__always)
+        func widthPassed(by count: Int) -> Int? {
+            if count > headerWidth { return headerWidth > 0 ? headerWidth : nil }
+            return annotationStart > 0 && count > annotationStart && count < headerWidth ? annotationStart : nil
+        }
         /// The currency the amount column's name gives (`Betrag (EUR)`), for amounts without one of their own.
         var headerCurrency: String?
     }
@@ -368,8 +380,8 @@ extension CSVReader {
                     } else {
                         // An amount written with a comma and no quotes in a comma-separated file is cut there: `-1,200.00`
                         // read as -1, with 200.00 moved into the next column (and every field after it on by one).
-                        if let f, fields.count > cx.headerWidth, cx.headerWidth > 0, scanner.delimiter == 0x2C,
-                           let error = cutAmountError("amount", f, at: a, of: fields, headerWidth: cx.headerWidth, line: recordLine, recordStart: recordStart) {
+                        if let f, scanner.delimiter == 0x2C, let width = cx.widthPassed(by: fields.count),
+                           let error = cutAmountError("amount", f, at: a, of: fields, width: width, cx, line: recordLine, recordStart: recordStart) {
                             throw error
                         }
                         guard let f, let parsed = parseAmountField(f, decimalComma: decimalComma) else {
@@ -407,8 +419,8 @@ extension CSVReader {
                         let isDebit = side == 0
                         guard let index = isDebit ? columns.debit : columns.credit, let f = Self.field(index, of: fields), !isBlank(f) else { continue }
                         // (A debit of `1,200.00` unquoted was read as 1, and its 200.00 as the credit.)
-                        if fields.count > cx.headerWidth, cx.headerWidth > 0, scanner.delimiter == 0x2C,
-                           let error = cutAmountError(isDebit ? "debit" : "credit", f, at: index, of: fields, headerWidth: cx.headerWidth,
+                        if scanner.delimiter == 0x2C, let width = cx.widthPassed(by: fields.count),
+                           let error = cutAmountError(isDebit ? "debit" : "credit", f, at: index, of: fields, width: width, cx,
                                                       line: recordLine, recordStart: recordStart) {
                             throw error
                         }
