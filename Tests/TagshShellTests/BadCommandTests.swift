@@ -89,6 +89,20 @@ struct BadCommandTests {
         #expect(sink.out == "542\n")
     }
 
+    /// An unknown option one slip from one the command has is named, before the list of its options; one far from
+    /// every option gets the list only.
+    @Test(arguments: [("ls --limti 3", "unknown option --limti for ls: did you mean --limit? (options: "),
+                      ("summary --trnd", "unknown option --trnd for summary: did you mean --trend? (options: "),
+                      ("ls --color", "unknown option --color for ls (options: "),
+                      ("ls --l 3", "unknown option --l for ls (options: ")])
+    func anUnknownOptionNearAnotherIsNamed(_ line: String, _ message: String) {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        #expect(session.execute(line) != .ok)
+        #expect(sink.err.hasPrefix("error: " + message), "\(sink.err)")
+    }
+
     /// `apply` alone twice: the second says the preview was applied already, not that nothing was previewed;
     /// a new preview, or a file opened, forgets it.
     /// A new tag one slip from a tag the ledger has gets a "did you mean" after the step, and is kept (a new tag is
