@@ -24,7 +24,8 @@ public enum ManPage {
             Several ledgers open as one session (\\fBtagsh checking.csv card.csv 2025.journal\\fR): ids run across
             them, \\fBfile:NAME\\fR selects by file, and \\fBsave\\fR writes every changed file or, when one cannot be
             written, none. Next month's export comes in with \\fBimport FILE\\fR, which skips the transactions
-            already there.
+            already there. \\fBtagsh help COMMAND\\fR prints one command's help, as \\fBhelp COMMAND\\fR does at the prompt
+            (where no file is named help).
             .SH OPTIONS
 
             """

@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import TagshFormats
 import TagshModel
+import TagshQuery
 import TagshShell
 import TagshTerminal
 
@@ -12,7 +13,7 @@ struct TagshCLI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tagsh",
         abstract: "Explore and annotate a ledger of money transactions.",
-        discussion: "LEDGER is a bank CSV export, an hledger/ledger journal or a beancount file. Type `help` at the prompt for the commands.",
+        discussion: "LEDGER is a bank CSV export, an hledger/ledger journal or a beancount file. Type `help` at the prompt for the commands; `tagsh help COMMAND` prints one command's help.",
         version: TagshVersion.string
     )
 
@@ -160,6 +161,13 @@ struct TagshCLI: ParsableCommand {
             return 2
         }
 
+        // `tagsh help [COMMAND]`, as `git help` reads: where no file is named help (a LEDGER named so opens as one).
+        if !demo, ledgers.first == "help", !FileIO.exists("help") {
+            let status = session.execute((["help"] + ledgers.dropFirst().map(Lexer.quote)).joined(separator: " "))
+            sink.flush()
+            if case .failed(let code) = status { return code }
+            return 0
+        }
         if demo {
             session.openDemo()
         } else if !ledgers.isEmpty {
