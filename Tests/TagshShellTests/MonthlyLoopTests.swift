@@ -136,21 +136,21 @@ struct MonthlyLoopTests {
         try write(dir, ["mine.csv": "Date,Description,Amount\n2025-03-01,REWE MARKT,-47.11\n",
                         "dkb.csv": "Buchungstag;Empfänger;Betrag (EUR)\n01.03.2025;REWE MARKT;-47,11\n02.03.2025;EDEKA;-12,00\n",
                         "giro.csv": "Buchungstag;Empfänger;Betrag (EUR)\n01.03.2025;REWE MARKT;-47,11\n"])
-        let sink = BufferSink()
-        let s = Self.session(sink)
-        let p = { (n: String) in dir.appendingPathComponent(n).path }
-        s.execute("open \(p("mine.csv"))")
-        sink.reset()
-        #expect(s.execute("import \(p("dkb.csv")) --dry-run") == .ok, "\(sink.err)")
-        #expect(sink.err.contains("1 to import (0 of them doubtful), 1 already in the ledger"), "\(sink.err)")
+        /// `import dkb.csv --dry-run` into `file`: what it said, and the first transaction's currency.
+        func dryRun(into file: String) -> (err: String, currency: String?) {
+            let sink = BufferSink()
+            let s = Self.session(sink)
+            s.execute("open \(dir.appendingPathComponent(file).path)")
+            sink.reset()
+            #expect(s.execute("import \(dir.appendingPathComponent("dkb.csv").path) --dry-run") == .ok, "\(sink.err)")
+            return (sink.err, s.ledger?.transaction(0).currency)
+        }
+        let mine = dryRun(into: "mine.csv")
+        #expect(mine.err.contains("1 to import (0 of them doubtful), 1 already in the ledger"), "\(mine.err)")
         // The same export into a file of the same header: both have EUR, and match.
-        let sink2 = BufferSink()
-        let t = Self.session(sink2)
-        t.execute("open \(p("giro.csv"))")
-        sink2.reset()
-        #expect(t.execute("import \(p("dkb.csv")) --dry-run") == .ok, "\(sink2.err)")
-        #expect(sink2.err.contains("1 to import (0 of them doubtful), 1 already in the ledger"), "\(sink2.err)")
-        #expect(t.ledger?.transaction(0).currency == "EUR")
+        let giro = dryRun(into: "giro.csv")
+        #expect(giro.err.contains("1 to import (0 of them doubtful), 1 already in the ledger"), "\(giro.err)")
+        #expect(giro.currency == "EUR")
     }
 
     /// The descriptions completion offers are kept across annotations (they do not change how often a description
