@@ -58,6 +58,8 @@ extension CSVReader {
         var headerWidth = 0
         /// Where the annotation columns begin when they are the header's last (as a save adds them); 0 otherwise.
         var annotationStart = 0
+        /// The currency the amount column's name gives (`Betrag (EUR)`), for amounts without one of their own.
+        var headerCurrency: String?
 
         /// The width a record of `count` fields is wider than, where its money fields may have been cut at an unquoted
         /// comma: the header's, or the header's before its annotation columns for a record that does not reach them
@@ -68,8 +70,6 @@ extension CSVReader {
             if count > headerWidth { return headerWidth > 0 ? headerWidth : nil }
             return annotationStart > 0 && count > annotationStart && count < headerWidth ? annotationStart : nil
         }
-        /// The currency the amount column's name gives (`Betrag (EUR)`), for amounts without one of their own.
-        var headerCurrency: String?
     }
 
     /// From how many tag sets a reading collects the new ones to intern them at once (see `parseRecords`): 65,536

@@ -363,6 +363,22 @@ struct HeaderCurrencyTests {
         #expect(Set((0..<l.count).map { l.transaction($0).currency }) == currencies, "\(file)")
     }
 
+    /// `columns` names the column whose name gives the currency: the credit's, beside a debit whose name gives none.
+    @Test func columnsNamesTheColumnTheCurrencyComesFrom() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-hc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("dc.csv").path
+        try "Date,Description,Debit,Credit (EUR)\n2025-01-02,A,1.00,\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        try #require(s.execute("open \(Lexer.quote(path))") == .ok, "\(sink.err)")
+        sink.reset()
+        #expect(s.execute("columns") == .ok)
+        #expect(sink.out.contains("currency: EUR, from the name of the column Credit (EUR), for every amount that does not give its own"),
+                "\(sink.out)")
+    }
+
     /// A currency column, and an amount's own symbol, come before the name's.
     @Test func aCurrencyColumnOrSymbolComesFirst() throws {
         func currencies(_ text: String) throws -> [String] {

@@ -74,7 +74,11 @@ extension Commands {
                                             ? TextSafety.sanitize(layout.header[$0]) : String($0 + 1) }
                             .joined(separator: ", "))
         }
-        if let currency = layout.headerCurrency, let a = c.amount ?? c.debit ?? c.credit, a < layout.header.count {
+        // (Named by the money column whose name gives it: `Debit` beside `Credit (EUR)` is the credit's.)
+        if let currency = layout.headerCurrency,
+           let a = [c.amount, c.debit, c.credit].compactMap({ $0 }).first(where: {
+               $0 < layout.header.count && HeaderVocabulary.currency(inName: layout.header[$0]) == currency
+           }) {
             inv.out.line("currency: \(TextSafety.sanitize(currency)), from the name of the column \(TextSafety.sanitize(layout.header[a])), "
                          + "for every amount that does not give its own")
         }
