@@ -238,6 +238,23 @@ struct SecondSessionTests {
         #expect(three.ledger?.amount(0).description == "-1")
     }
 
+    /// A file that quotes every value and ends each line with an empty field (DKB's `;`) gets its added columns
+    /// quoted too (they came unquoted beside the bank's quoted fields), and a later save changes only the values.
+    @Test func addedColumnsAreQuotedWhereEveryValueIs() throws {
+        let path = try SmallLedgers.scratch("dkb.csv", "\"Buchungstag\";\"Empfänger\";\"Betrag (EUR)\";\n"
+            + "\"01.02.2024\";\"REWE\";\"-45,90\";\n\"02.02.2024\";\"Miete\";\"-800,00\";\n")
+        let one = Session(sink: BufferSink())
+        #expect(one.execute("open \(path)") == .ok && one.execute("intent 1 need") == .ok && one.execute("save") == .ok)
+        one.close()
+        let first = "\"Buchungstag\";\"Empfänger\";\"Betrag (EUR)\";;\"Intent\";\"Category\";\"Tags\";\"Notes\"\n"
+            + "\"01.02.2024\";\"REWE\";\"-45,90\";;\"need\";\"\";\"\";\"\"\n\"02.02.2024\";\"Miete\";\"-800,00\";;\"\";\"\";\"\";\"\"\n"
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == first)
+        let two = Session(sink: BufferSink())
+        #expect(two.execute("open \(path)") == .ok && two.execute("tag 2 +rent") == .ok && two.execute("save") == .ok)
+        two.close()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == first.replacingOccurrences(of: "\"-800,00\";;\"\";\"\";\"\"", with: "\"-800,00\";;\"\";\"\";\"rent\""))
+    }
+
     /// Problem 1: opening B after A writes nothing of B into A's journal, and no journal is left behind.
     @Test func openingAnotherFileWritesNoJournal() throws {
         let a = try SmallLedgers.scratch("a.csv", SmallLedgers.csv)
