@@ -232,13 +232,13 @@ enum CSVWriter {
                                         line: 0, delimiter: layout.delimiter)
         var recordEnd = 0
         _ = try? scanner.next(into: &refs, recordEnd: &recordEnd)
-        return (refs.count, quotesEveryField(refs))
+        return (refs.count, quotesEveryValue(refs))
     }
 
     /// Whether a record quotes every value, so that the fields a save writes into it are quoted too: every field
     /// that is not empty, and one at least (DKB quotes every value and ends each line with an empty `;`: its added
     /// fields came unquoted beside the bank's quoted ones).
-    static func quotesEveryField(_ refs: [FieldRef]) -> Bool {
+    static func quotesEveryValue(_ refs: [FieldRef]) -> Bool {
         refs.contains(where: \.quoted) && refs.allSatisfy { $0.quoted || $0.start == $0.end }
     }
 
@@ -279,7 +279,7 @@ enum CSVWriter {
             var recordEnd = 0
             refs.removeAll(keepingCapacity: true)
             _ = try? scanner.next(into: &refs, recordEnd: &recordEnd)
-            let quoteAll = CSVWriter.quotesEveryField(refs)
+            let quoteAll = CSVWriter.quotesEveryValue(refs)
             for i in 0..<max(refs.count, needed) {
                 if i > 0 { out.append(layout.delimiter) }
                 if i < columnAt.count, let column = columnAt[i] {
