@@ -37,6 +37,8 @@ public final class Session {
         public var segments: [Range<Int>]
         /// Transactions imported into this file and not saved yet: the text each import appends.
         var imports: [[UInt8]] = []
+        /// The records `--skip-bad` skipped when the file was opened (`info` lists where).
+        public var skipped: [Diagnostic] = []
 
         /// The rows of this file, in the file's order.
         public var rows: [Int] { segments.flatMap { Array($0) } }
@@ -733,6 +735,7 @@ public final class Session {
         for (i, o) in opened.enumerated() {
             var f = o.file
             f.segments = [i == 0 ? 0..<o.loaded.ledger.count : combined.ledger.append(rowsOf: o.loaded.ledger)]
+            f.skipped = o.loaded.skipped
             if i > 0 { combined.skipped += o.loaded.skipped }
             files.append(f)
         }

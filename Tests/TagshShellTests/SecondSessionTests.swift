@@ -238,6 +238,26 @@ struct SecondSessionTests {
         #expect(three.ledger?.amount(0).description == "-1")
     }
 
+    /// `info` says which records `--skip-bad` skipped (the walk-through found it silent once `open` had scrolled
+    /// away), after a save too; a file with none gets no such line.
+    @Test func infoListsTheRecordsSkipBadSkipped() throws {
+        let path = try SmallLedgers.scratch("bad.csv", "Date,Description,Amount\n2025-01-02,A,-1.00\n2025-13-45,B,-2.00\n"
+            + "2025-01-04,C,-3.00\n2025-01-05,D,x\n")
+        let sink = BufferSink()
+        let s = Session(sink: sink)
+        #expect(s.execute("open \(path) --skip-bad") == .ok)
+        sink.reset()
+        #expect(s.execute("info") == .ok)
+        #expect(sink.out.contains("skipped       2 records that could not be read (--skip-bad): lines 3, 5\n"), "\(sink.out)")
+        #expect(s.execute("tag 1 +x") == .ok && s.execute("save") == .ok)
+        sink.reset()
+        #expect(s.execute("info") == .ok && sink.out.contains("skipped       2 records"), "\(sink.out)")
+        let clean = try SmallLedgers.scratch("clean.csv", SmallLedgers.csv)
+        #expect(s.execute("open \(clean)") == .ok)
+        sink.reset()
+        #expect(s.execute("info") == .ok && !sink.out.contains("skipped"), "\(sink.out)")
+    }
+
     /// A file that quotes every value and ends each line with an empty field (DKB's `;`) gets its added columns
     /// quoted too (they came unquoted beside the bank's quoted fields), and a later save changes only the values.
     @Test func addedColumnsAreQuotedWhereEveryValueIs() throws {

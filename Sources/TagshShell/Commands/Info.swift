@@ -37,6 +37,13 @@ extension Commands {
             if case .text(let layout) = file.document.layout {
                 for note in layout.notes { fields.append(("note", note)) }
             }
+            if !file.skipped.isEmpty {
+                // Where, by line: the records stay in the file as they are, and `open` listed why.
+                let lines = file.skipped.compactMap(\.line)
+                let shown = lines.prefix(5).map(String.init).joined(separator: ", ") + (lines.count > 5 ? ", …" : "")
+                fields.append(("skipped", "\(plural(file.skipped.count, "record")) that could not be read (--skip-bad)"
+                                          + (lines.isEmpty ? "" : ": line\(lines.count == 1 ? "" : "s") \(shown)")))
+            }
             fields.append(("size", "\(file.document.bytes.count) bytes"))
         }
         fields.append(("transactions", String(ledger.count)))

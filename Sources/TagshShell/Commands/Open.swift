@@ -13,7 +13,7 @@ extension Commands {
             them or, when one cannot be written, none). Each file keeps its own sidecar. The format comes from --format, else the file's extension, \
             else its content. A file that cannot be read is not opened at all: the error names the line and \
             column. A CSV record may have at most 10,004 fields. With --skip-bad the readable records are loaded \
-            and the others are listed. \
+            and the others are listed (`info` lists their lines too). \
             --date-format says how CSV dates are written (%d %m %y %Y %b %B %H %M %S %z and literal text); without it \
             the order of day and month is settled by the dates themselves, and a guess is reported. --columns says \
             which column holds what (see `help columns`); a file without a header row is read by what its columns \
