@@ -303,6 +303,14 @@ public struct Invocation {
         let q: Query
         let words = try Self.openingBraces(Session.joiningBracesInWords(words ?? self.words))
         do throws(QueryError) { q = try QueryParser.parse(words, today: session.today()) } catch { throw .query(error) }
+        // `ls -n 3`, a shell's habit, is a query for what holds no `n` (and `3`): most likely an option was meant.
+        if let w = words.first(where: { !$0.isQuoted && $0.text.count == 2 && $0.text.first == "-" && $0.text.last!.isLetter }),
+           !command.options.isEmpty {
+            let letter = w.text.last!.lowercased()
+            let option = command.options.first { $0.name.hasPrefix(letter) }
+            out.note("note: '\(w.text)' finds the transactions without '\(letter)'; an option takes two dashes ("
+                     + (option.map { "--\($0.name)" } ?? "`help \(command.name)` lists them") + ")")
+        }
         // A category that does not exist matches nothing by construction: say so rather than count 0.
         if let ledger = session.ledger {
             for name in q.categoryNames where ledger.categories.id(of: name) == nil {

@@ -103,6 +103,21 @@ struct BadCommandTests {
         #expect(sink.err.hasPrefix("error: " + message), "\(sink.err)")
     }
 
+    /// `ls -l 3` (a shell's habit) is a query for what holds no `l`: it runs, with a note that an option takes two
+    /// dashes (naming the option the letter begins, if any). A longer word, a quoted one, or a command without
+    /// options gets none.
+    @Test(arguments: [("ls -l 3", "note: '-l' finds the transactions without 'l'; an option takes two dashes (--limit)\n"),
+                      ("ls -n 3", "note: '-n' finds the transactions without 'n'; an option takes two dashes (`help ls` lists them)\n"),
+                      ("ls -uber", ""), ("ls '-l'", ""), ("count -n", "")])
+    func aOneLetterNegationNotesThatOptionsTakeTwoDashes(_ line: String, _ note: String) {
+        let sink = BufferSink()
+        let session = Session(sink: sink)
+        session.openDemo()
+        sink.reset()
+        #expect(session.execute(line) == .ok)
+        #expect(sink.err == note, "\(sink.err)")
+    }
+
     /// `apply` alone twice: the second says the preview was applied already, not that nothing was previewed;
     /// a new preview, or a file opened, forgets it.
     /// A new tag one slip from a tag the ledger has gets a "did you mean" after the step, and is kept (a new tag is
