@@ -27,10 +27,16 @@ public struct CommandRegistry: Sendable {
     /// The nearest command name to a mistyped one, if one is near enough.
     public func suggestion(for typed: String) -> String? {
         let t = typed.lowercased()
-        let scored = allNames.map { ($0, editDistance(t, $0)) }.filter { $0.1 <= max(1, t.count / 3) }
-        if let best = scored.min(by: { $0.1 < $1.1 }) { return best.0 }
+        if let best = nearestName(to: t, among: allNames) { return best }
         return allNames.first { $0.hasPrefix(t) && t.count >= 2 }
     }
+}
+
+/// The name among `names` nearest to `typed` (lower-cased), within a third of its length in edits (one at least):
+/// what a mistyped command or option most likely meant; nil when none is that near.
+func nearestName(to typed: String, among names: [String]) -> String? {
+    let t = typed.lowercased()
+    return names.map { ($0, editDistance(t, $0)) }.filter { $0.1 <= max(1, t.count / 3) }.min { $0.1 < $1.1 }?.0
 }
 
 /// Edit distance over characters, a swap of two neighbours counting as one edit (`tga` is one from `tag`,

@@ -644,8 +644,7 @@ public final class Session {
                 guard let option = command.options.first(where: { $0.name == name }) else {
                     let known = command.options.map { "--" + $0.name }
                     // A slip (`--limti`, `--sotr`) is named, as a mistyped command is.
-                    let near = command.options.map { ($0.name, editDistance(name.lowercased(), $0.name)) }
-                        .filter { $0.1 <= max(1, name.count / 3) }.min { $0.1 < $1.1 }?.0
+                    let near = nearestName(to: name, among: command.options.map(\.name))
                     throw .usage("unknown option --\(name) for \(command.name)"
                                  + (near.map { ": did you mean --\($0)?" } ?? "")
                                  + (known.isEmpty ? "" : " (options: \(known.joined(separator: " ")))"), span: w.span)
