@@ -106,9 +106,9 @@ public struct CSVLayout: Sendable {
     public var columnMap: ColumnMap?
     /// The date format was given with `--date-format` (kept in the sidecar), not read from the dates.
     public var dateFormatGiven = false
-    /// The currency the amount column's name gives (`Betrag (EUR)`, `Amount (£)`), which amounts without a currency
-    /// of their own are in (with no currency column).
-    public var headerCurrency: String?
+    /// The currency a money column's name gives (`Betrag (EUR)`, `Amount (£)`), which amounts without a currency
+    /// of their own are in (with no currency column), and that column.
+    public var headerCurrency: (code: String, column: Int)?
     /// What the reader guessed and how to override it (a date order no date settles), for `open` and `info`.
     public var guesses: [String] = []
     /// What the reader noticed and handled (a footer kept as it is), for `info`.

@@ -359,14 +359,16 @@ public struct CSVReader {
                              descriptions: descriptionTable())
         // `Betrag (EUR)`: the amounts are in euros, where no currency column says otherwise.
         let headerCurrency = !hasHeader || columns.currency != nil ? nil
-            : amountColumns.lazy.compactMap { $0 < header.names.count ? HeaderVocabulary.currency(inName: header.names[$0]) : nil }.first
+            : amountColumns.lazy.compactMap { c in
+                c < header.names.count ? HeaderVocabulary.currency(inName: header.names[c]).map { (code: $0, column: c) } : nil
+            }.first
         // The annotation columns, where they are the header's last ones.
         let annotations = [columns.intent, columns.category, columns.tags, columns.notes].compactMap { $0 }
         let annotationStart = hasHeader && !annotations.isEmpty && Set(annotations) == Set(annotations.min()!..<header.names.count)
             ? annotations.min()! : 0
         let cx = RecordContext(columns: columns, decimalComma: decimalComma, debitMixed: debitMixed, creditMixed: creditMixed,
                                headerWidth: hasHeader ? header.names.count : 0, annotationStart: annotationStart,
-                               headerCurrency: headerCurrency)
+                               headerCurrency: headerCurrency?.code)
         try readRecords(&st, from: scanner, cx)
         let ledger = st.ledger, records = st.records, skipped = st.skipped, footer = st.footer
         let footerLines = st.footerLines, leadingLines = st.leadingLines, dateFormat = st.dateFormat

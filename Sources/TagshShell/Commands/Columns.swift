@@ -74,12 +74,9 @@ extension Commands {
                                             ? TextSafety.sanitize(layout.header[$0]) : String($0 + 1) }
                             .joined(separator: ", "))
         }
-        // (Named by the money column whose name gives it: `Debit` beside `Credit (EUR)` is the credit's.)
-        if let currency = layout.headerCurrency,
-           let a = [c.amount, c.debit, c.credit].compactMap({ $0 }).first(where: {
-               $0 < layout.header.count && HeaderVocabulary.currency(inName: layout.header[$0]) == currency
-           }) {
-            inv.out.line("currency: \(TextSafety.sanitize(currency)), from the name of the column \(TextSafety.sanitize(layout.header[a])), "
+        if let currency = layout.headerCurrency, currency.column < layout.header.count {
+            inv.out.line("currency: \(TextSafety.sanitize(currency.code)), from the name of the column "
+                         + "\(TextSafety.sanitize(layout.header[currency.column])), "
                          + "for every amount that does not give its own")
         }
         inv.out.line("mapping: " + (layout.columnMap.map { "\($0) (kept in the sidecar when the ledger is saved)" } ?? "from the header names"))

@@ -113,7 +113,7 @@ extension Session {
         // read without it, would not match the export's.
         for id in export.currencies.ids {
             let given = export.currencies[id]
-            currencies[id] = currencyFor(given == exportLayout.headerCurrency ? "" : given, file: file, in: ledger)
+            currencies[id] = currencyFor(given == exportLayout.headerCurrency?.code ? "" : given, file: file, in: ledger)
         }
         currencies[0] = currencyFor("", file: file, in: ledger)
         // An export with its own account column, into a CSV file with one: each row is compared within its account.
