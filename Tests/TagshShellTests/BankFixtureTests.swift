@@ -365,11 +365,7 @@ struct HeaderCurrencyTests {
 
     /// `columns` names the column whose name gives the currency: the credit's, beside a debit whose name gives none.
     @Test func columnsNamesTheColumnTheCurrencyComesFrom() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tagsh-hc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("dc.csv").path
-        try "Date,Description,Debit,Credit (EUR)\n2025-01-02,A,1.00,\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try SmallLedgers.scratch("dc.csv", "Date,Description,Debit,Credit (EUR)\n2025-01-02,A,1.00,\n")
         let sink = BufferSink()
         let s = Session(sink: sink)
         try #require(s.execute("open \(Lexer.quote(path))") == .ok, "\(sink.err)")
